@@ -1,0 +1,5 @@
+"""One package per supported game; importing this package registers every game with the core."""
+
+from . import quest1607
+
+__all__ = ["quest1607"]
