@@ -58,6 +58,7 @@ __all__ = [
     "register",
     "replay",
     "ruleset",
+    "text",
     "verify",
     "view_for",
 ]

@@ -1,0 +1,211 @@
+"""The game store: one atomic, version-checked step appends a change and announces it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from ..rules import Action, Event, State, Viewer, apply
+from . import keys
+
+DEFAULT_IDLE_TTL = 30 * 24 * 3600
+IDEMPOTENCY_TTL = 24 * 3600
+PENDING_TTL = 30
+
+# KEYS: version, state, events, tokens.
+# ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
+#       channel, idle TTL, message to publish, token hash ('' for none), token role JSON.
+_COMMIT = """
+local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if current ~= tonumber(ARGV[1]) then
+  return {0, current}
+end
+local ttl = tonumber(ARGV[6])
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
+redis.call('SET', KEYS[2], ARGV[3], 'EX', ttl)
+redis.call('XADD', KEYS[3], ARGV[2] .. '-1', 'e', ARGV[4])
+redis.call('EXPIRE', KEYS[3], ttl)
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[8], ARGV[9])
+end
+if redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('EXPIRE', KEYS[4], ttl)
+end
+redis.call('PUBLISH', ARGV[5], ARGV[7])
+return {1, tonumber(ARGV[2])}
+"""
+
+
+class Unavailable(Exception):
+    """Redis cannot be reached right now; nothing was changed."""
+
+
+class Conflict(Exception):
+    """The game's version is not the one the client expected (or the code is taken)."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+
+def hash_token(token: str) -> str:
+    """Return how a token is stored: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def dumps(value: Any) -> str:
+    """Serialise compactly, the one way every stored value is written."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One applied change: the state after it and the events it produced."""
+
+    state: State
+    events: list[Event]
+
+
+@contextmanager
+def _redis_errors() -> Iterator[None]:
+    try:
+        yield
+    except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as exc:
+        raise Unavailable(str(exc)) from exc
+
+
+class GameStore:
+    """Games in Redis: snapshots, event streams, tokens, idempotency records, announcements."""
+
+    def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
+        self.client = client
+        self.idle_ttl = idle_ttl
+        self._commit = client.register_script(_COMMIT)
+
+    def ping(self) -> bool:
+        """Return whether Redis answers."""
+        try:
+            return bool(self.client.ping())
+        except redis.RedisError:
+            return False
+
+    def _write(
+        self,
+        code: str,
+        expected: int,
+        state: State,
+        events: list[Event],
+        token: tuple[str, dict[str, Any]] | None,
+    ) -> None:
+        version = state["version"]
+        message = dumps({"version": version, "events": events, "state": state})
+        token_hash, role = token if token else ("", {})
+        with _redis_errors():
+            ok, current = self._commit(
+                keys=[keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)],
+                args=[expected, version, dumps(state), dumps(events), keys.channel(code),
+                      self.idle_ttl, message, token_hash, dumps(role)],
+            )
+        if not ok:
+            raise Conflict(int(current))
+
+    def create(self, code: str, state: State, event: Event, host_token_hash: str) -> None:
+        """Store a new game at version 0 with its host token; Conflict when the code is taken."""
+        self._write(code, -1, state, [event], (host_token_hash, {"host": True}))
+
+    def load(self, code: str) -> State | None:
+        """Return the game's current internal state, or None for an unknown game."""
+        with _redis_errors():
+            raw = self.client.get(keys.state(code))
+        return None if raw is None else json.loads(raw)
+
+    def role(self, code: str, token_hash: str) -> dict[str, Any] | None:
+        """Return what a token may do in a game (``{"player": id}`` or ``{"host": True}``)."""
+        with _redis_errors():
+            raw = self.client.hget(keys.tokens(code), token_hash)
+        return None if raw is None else json.loads(raw)
+
+    def events_since(self, code: str, since: int) -> list[Event]:
+        """Return every event of the versions after `since`, in order."""
+        start = f"{max(since + 1, 0)}-0"
+        with _redis_errors():
+            entries = self.client.xrange(keys.events(code), min=start, max="+")
+        return [event for _, fields in entries or [] for event in json.loads((fields or {})[b"e"])]
+
+    def act(
+        self,
+        code: str,
+        action: Action,
+        actor: Viewer,
+        *,
+        expected_version: int | None = None,
+        new_token: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None = None,
+    ) -> Change:
+        """Decide `action` on the freshest state and commit it atomically, retrying on a race.
+
+        Raises the rules' ShipmateError when the action is refused, Conflict when
+        `expected_version` is stale, KeyError for an unknown game, Unavailable without Redis.
+        `new_token` may return a token (hash, role) to store in the same step (a join).
+        """
+        while True:
+            state = self.load(code)
+            if state is None:
+                raise KeyError(code)
+            if expected_version is not None and expected_version != state["version"]:
+                raise Conflict(state["version"])
+            new_state, events = apply(state, action, actor)
+            token = new_token(events) if new_token else None
+            try:
+                self._write(code, state["version"], new_state, events, token)
+            except Conflict:
+                continue
+            return Change(new_state, events)
+
+    def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any | None:
+        """Claim an Idempotency-Key; return the stored answer when the key was used before.
+
+        None means the caller is first and must call `remember` with its answer. A retry that
+        arrives while the first is still running waits for that answer.
+        """
+        name = keys.idempotency(code, token_hash, key)
+        deadline = time.monotonic() + wait
+        delay = 0.005
+        with _redis_errors():
+            while True:
+                if self.client.set(name, "", nx=True, ex=PENDING_TTL):
+                    return None
+                raw = self.client.get(name)
+                if raw:
+                    return json.loads(raw)
+                if time.monotonic() > deadline:
+                    raise Unavailable("the first request with this Idempotency-Key is still running")
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+
+    def remember(self, code: str, token_hash: str, key: str, answer: Any) -> None:
+        """Store the first answer given under an Idempotency-Key for 24 hours."""
+        with _redis_errors():
+            self.client.set(keys.idempotency(code, token_hash, key), dumps(answer),
+                            ex=IDEMPOTENCY_TTL)
+
+    def forget(self, code: str, token_hash: str, key: str) -> None:
+        """Release a claimed key whose request failed before it had an answer (Redis down)."""
+        with _redis_errors():
+            self.client.delete(keys.idempotency(code, token_hash, key))
+
+    def hit(self, scope: str, who: str, window: int) -> int:
+        """Count one request of `who` in the current fixed window and return the count so far."""
+        name = keys.rate(scope, who)
+        with _redis_errors():
+            pipe = self.client.pipeline(transaction=False)
+            pipe.incr(name)
+            pipe.expire(name, window, nx=True)
+            count, _ = pipe.execute()
+        return int(count)

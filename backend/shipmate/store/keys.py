@@ -1,0 +1,44 @@
+"""The Redis key schema: every key of a game carries its code in a hash tag, so Redis Cluster
+keeps a game's keys on one shard and a Lua script may touch them all."""
+
+from __future__ import annotations
+
+
+def version(code: str) -> str:
+    """The game's current version (an integer as a string)."""
+    return f"game:{{{code}}}:version"
+
+
+def state(code: str) -> str:
+    """The game's snapshot: its internal state as JSON, at `version`."""
+    return f"game:{{{code}}}:state"
+
+
+def events(code: str) -> str:
+    """The append-only stream: one entry per version, id ``<version>-1``, field ``e`` = events."""
+    return f"game:{{{code}}}:events"
+
+
+def tokens(code: str) -> str:
+    """Hash of SHA-256(token) → role JSON (``{"player": "p1"}`` or ``{"host": true}``)."""
+    return f"game:{{{code}}}:tokens"
+
+
+def idempotency(code: str, token_hash: str, key: str) -> str:
+    """The first answer given under an Idempotency-Key, scoped to its token and game."""
+    return f"game:{{{code}}}:idem:{token_hash}:{key}"
+
+
+def channel(code: str) -> str:
+    """The pub/sub channel on which every change of the game is announced."""
+    return f"game:{{{code}}}:updates"
+
+
+def channel_code(name: str) -> str:
+    """Return the game code of a channel name made by `channel`."""
+    return name[name.index("{") + 1 : name.index("}")]
+
+
+def rate(scope: str, who: str) -> str:
+    """A fixed-window request counter for a client address (not tied to a game)."""
+    return f"rate:{{{scope}}}:{who}"

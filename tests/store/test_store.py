@@ -1,0 +1,174 @@
+"""The store against a real Redis: atomic, version-checked appends that never lose or duplicate."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from shipmate.rules import RuleViolation, Viewer, create, replay
+from shipmate.store import Conflict, GameStore, Unavailable, hash_token
+from shipmate.store import keys as k
+from tests.store import counter_game  # noqa: F401  (registers the test game)
+
+PLAYER = Viewer(player="p1")
+
+
+@pytest.fixture
+def store(redis_client: redis.Redis) -> GameStore:
+    return GameStore(redis_client, idle_ttl=3600)
+
+
+def new_code() -> str:
+    return secrets.token_hex(4).upper()
+
+
+@pytest.fixture
+def code(store: GameStore) -> Iterator[str]:
+    code = new_code()
+    state, event = create("test-counter", code, {}, secrets.token_hex(32))
+    store.create(code, state, event, hash_token("host-token"))
+    yield code
+    store.client.delete(k.version(code), k.state(code), k.events(code), k.tokens(code))
+
+
+def test_a_new_game_is_stored_at_version_0_with_its_first_event(store: GameStore, code: str) -> None:
+    state = store.load(code)
+    assert state is not None and state["version"] == 0
+    assert [e["type"] for e in store.events_since(code, -1)] == ["GameCreated"]
+    assert store.events_since(code, 0) == []
+
+
+def test_a_taken_code_is_refused(store: GameStore, code: str) -> None:
+    state, event = create("test-counter", code, {}, secrets.token_hex(32))
+    with pytest.raises(Conflict):
+        store.create(code, state, event, hash_token("other"))
+    assert store.role(code, hash_token("host-token")) == {"host": True}
+    assert store.role(code, hash_token("other")) is None
+
+
+def test_unknown_games_load_as_none(store: GameStore) -> None:
+    assert store.load("NOSUCH") is None
+    with pytest.raises(KeyError):
+        store.act("NOSUCH", {"type": "add", "n": 1}, PLAYER)
+
+
+def test_each_action_raises_the_version_by_one_and_appends_its_events(store: GameStore, code: str) -> None:
+    for n in (3, 4, -2):
+        store.act(code, {"type": "add", "n": n}, PLAYER)
+    events = store.events_since(code, 0)
+    assert [(e["version"], e["n"]) for e in events] == [(1, 3), (2, 4), (3, -2)]
+    assert [e["version"] for e in store.events_since(code, 2)] == [3]
+    state = store.load(code)
+    assert state is not None and state["version"] == 3 and state["purse"] == 5
+
+
+def test_a_refused_action_changes_nothing(store: GameStore, code: str) -> None:
+    before = store.load(code)
+    with pytest.raises(RuleViolation):
+        store.act(code, {"type": "add", "n": -1}, PLAYER)
+    assert store.load(code) == before
+    assert store.events_since(code, 0) == []
+
+
+def test_a_stale_expected_version_is_refused_before_the_rules(store: GameStore, code: str) -> None:
+    store.act(code, {"type": "add", "n": 1}, PLAYER)
+    with pytest.raises(Conflict) as caught:
+        store.act(code, {"type": "add", "n": -100}, PLAYER, expected_version=0)
+    assert caught.value.current == 1
+
+
+def test_tokens_are_stored_hashed_with_the_join_that_made_them(store: GameStore, code: str) -> None:
+    token = secrets.token_urlsafe(16)
+    change = store.act(code, {"type": "join"}, Viewer(),
+                       new_token=lambda events: (hash_token(token), {"player": events[0]["player_id"]}))
+    assert change.events[0]["player_id"] == "p1"
+    assert store.role(code, hash_token(token)) == {"player": "p1"}
+    stored = store.client.hgetall(k.tokens(code))
+    assert all(token.encode() not in key + value for key, value in stored.items())
+
+
+def test_every_key_carries_the_hash_tag_and_expires_when_idle(store: GameStore, code: str) -> None:
+    store.act(code, {"type": "add", "n": 1}, PLAYER)
+    for name in (k.version(code), k.state(code), k.events(code), k.tokens(code)):
+        assert f"{{{code}}}" in name
+        assert 0 < store.client.ttl(name) <= 3600
+
+
+def test_every_change_is_published_on_the_games_channel(store: GameStore, code: str) -> None:
+    pubsub = store.client.pubsub()
+    pubsub.subscribe(k.channel(code))
+    assert pubsub.get_message(timeout=5)["type"] == "subscribe"
+    store.act(code, {"type": "add", "n": 7}, PLAYER)
+    message = pubsub.get_message(timeout=5)
+    pubsub.close()
+    body = json.loads(message["data"])
+    assert body["version"] == 1 and body["events"][0]["n"] == 7 and body["state"]["purse"] == 7
+    assert k.channel_code(message["channel"].decode()) == code
+
+
+def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
+    store: GameStore, code: str, redis_url: str
+) -> None:
+    threads, per_thread = 8, 25
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        own = GameStore(redis.Redis.from_url(redis_url), idle_ttl=3600)
+        try:
+            for _ in range(per_thread):
+                own.act(code, {"type": "add", "n": i + 1}, PLAYER)
+        except BaseException as exc:  # collected and re-raised in the main thread
+            errors.append(exc)
+        finally:
+            own.client.close()
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors
+    state = store.load(code)
+    events = store.events_since(code, -1)
+    assert state is not None
+    assert state["version"] == threads * per_thread
+    assert [e["version"] for e in events[1:]] == list(range(1, threads * per_thread + 1))
+    assert state["purse"] == per_thread * sum(range(1, threads + 1))
+    assert replay(events) == state
+
+
+def test_an_idempotency_key_returns_the_first_answer(store: GameStore, code: str) -> None:
+    assert store.remembered(code, "t", "key-1") is None
+    store.remember(code, "t", "key-1", {"status": 200, "body": {"version": 1}})
+    assert store.remembered(code, "t", "key-1") == {"status": 200, "body": {"version": 1}}
+    assert store.remembered(code, "other-token", "key-1") is None
+
+
+def test_a_retry_waits_for_the_first_request_under_its_key(store: GameStore, code: str) -> None:
+    assert store.remembered(code, "t", "slow") is None
+    got: list[object] = []
+    waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "slow")))
+    waiter.start()
+    store.remember(code, "t", "slow", {"status": 422})
+    waiter.join(timeout=20)
+    assert got == [{"status": 422}]
+
+
+def test_requests_are_counted_per_client_in_a_window(store: GameStore) -> None:
+    who = secrets.token_hex(4)
+    assert [store.hit("join", who, 60) for _ in range(3)] == [1, 2, 3]
+    assert store.hit("join", "someone-else-" + who, 60) == 1
+
+
+def test_an_unreachable_redis_raises_unavailable() -> None:
+    from shipmate.embedded import free_port
+
+    dead = GameStore(redis.Redis(port=free_port(), socket_connect_timeout=0.5))
+    assert not dead.ping()
+    with pytest.raises(Unavailable):
+        dead.load("ABCDEF")
