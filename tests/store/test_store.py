@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Conflict, GameStore, Unavailable, hash_token
+from shipmate.store import Conflict, GameStore, Unavailable, connect, hash_token
 from shipmate.store import keys as k
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
@@ -168,7 +168,7 @@ def test_requests_are_counted_per_client_in_a_window(store: GameStore) -> None:
 def test_an_unreachable_redis_raises_unavailable() -> None:
     from shipmate.embedded import free_port
 
-    dead = GameStore(redis.Redis(port=free_port(), socket_connect_timeout=0.5))
+    dead = GameStore(connect(f"redis://127.0.0.1:{free_port()}/0"))
     assert not dead.ping()
     with pytest.raises(Unavailable):
         dead.load("ABCDEF")

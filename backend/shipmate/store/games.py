@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from ..rules import Action, Event, State, Viewer, apply
 from . import keys
@@ -63,6 +65,17 @@ def hash_token(token: str) -> str:
 def dumps(value: Any) -> str:
     """Serialise compactly, the one way every stored value is written."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def connect(url: str) -> redis.Redis:
+    """Open a client that fails fast when Redis is down (503, not a hung phone) and rides out blips."""
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=2,
+        socket_timeout=10,
+        health_check_interval=30,
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
+    )
 
 
 @dataclass(frozen=True, slots=True)
