@@ -63,3 +63,14 @@ def test_verify_rejects_a_seed_that_does_not_match_the_commitment() -> None:
     verdict = verify(log_with_dice([die(other, i) for i in range(3)]), other)
     assert not verdict.ok
     assert any("commitment" in p for p in verdict.problems)
+
+
+def test_sixty_thousand_dice_are_fair_by_chi_square() -> None:
+    """Chi-square over 60,000 dice of a fresh seed: p > 0.001 (critical value 20.515 for 5 dof)."""
+    seed = hashlib.sha256(b"shipmate fairness").hexdigest()
+    counts = [0] * 6
+    for i in range(60_000):
+        counts[die(seed, i) - 1] += 1
+    expected = 60_000 / 6
+    chi_square = sum((c - expected) ** 2 / expected for c in counts)
+    assert chi_square < 20.515, counts
