@@ -1,0 +1,76 @@
+// The entry point: the client-side router (it reads location.pathname), the language switch,
+// the offline banner and the service worker. Each page is a module loaded when first needed.
+import { lang, setLanguage, t } from './i18n.js';
+
+const ROUTES = [
+  [/^\/?$/, 'home'],
+  [/^\/join\/([A-Za-z0-9]{6})\/?$/, 'lobby'],
+  [/^\/play\/([A-Za-z0-9]{6})\/?$/, 'player'],
+  [/^\/screen\/([A-Za-z0-9]{6})\/?$/, 'screen'],
+  [/^\/host\/([A-Za-z0-9]{6})\/?$/, 'host'],
+  [/^\/dice\/([A-Za-z0-9]{6})\/?$/, 'dice'],
+];
+
+const root = document.getElementById('app');
+let current = null;
+
+function match(pathname) {
+  for (const [pattern, name] of ROUTES) {
+    const m = pattern.exec(pathname);
+    if (m) return { name, code: m[1] ? m[1].toUpperCase() : null };
+  }
+  return { name: 'home', code: null };
+}
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  route();
+}
+
+async function route() {
+  const { name, code } = match(location.pathname);
+  if (current && current.unmount) current.unmount();
+  current = null;
+  document.body.dataset.page = name;
+  const view = await import(`./views/${name}.js`);
+  current = await view.mount(root, { code, navigate, hash: location.hash });
+}
+
+function paintChrome() {
+  document.documentElement.lang = lang();
+  const button = document.getElementById('lang');
+  button.textContent = lang() === 'nl' ? 'EN' : 'NL';
+  button.setAttribute('aria-label', `${t('language')}: ${t('switch_lang')}`);
+  const banner = document.getElementById('offline');
+  banner.textContent = t('offline');
+  banner.hidden = navigator.onLine !== false;
+}
+
+document.getElementById('lang').addEventListener('click', () => {
+  setLanguage(lang() === 'nl' ? 'en' : 'nl');
+  paintChrome();
+  if (current && current.refresh) current.refresh();
+});
+
+document.addEventListener('click', (event) => {
+  const link = event.target.closest('a[data-link]');
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin) return;
+  event.preventDefault();
+  navigate(url.pathname + url.hash);
+});
+
+window.addEventListener('popstate', route);
+window.addEventListener('online', paintChrome);
+window.addEventListener('offline', paintChrome);
+
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
+  });
+}
+
+paintChrome();
+route();

@@ -1,0 +1,124 @@
+// The live link to a game: a WebSocket that reconnects with backoff and resumes from the last
+// version it saw (on `online`, when the page becomes visible again, and when a ping shows a gap).
+
+const MIN_DELAY = 500;
+const MAX_DELAY = 15000;
+
+export class LiveGame {
+  /**
+   * @param {string} code
+   * @param {string|null} token   null for the public view
+   * @param {{onState: Function, onEvents?: Function, onStatus?: Function}} handlers
+   */
+  constructor(code, token, handlers) {
+    this.code = code;
+    this.token = token;
+    this.handlers = handlers;
+    this.version = -1;
+    this.state = null;
+    this.socket = null;
+    this.delay = MIN_DELAY;
+    this.timer = null;
+    this.closed = false;
+    this.status = 'connecting';
+    this.onOnline = () => this.wake();
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.wake(); };
+    window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisible);
+    this.connect();
+  }
+
+  url() {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : '';
+    return `${scheme}//${location.host}/ws/games/${encodeURIComponent(this.code)}${query}`;
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.handlers.onStatus?.(status);
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    let socket;
+    try { socket = new WebSocket(this.url()); } catch { this.retry(); return; }
+    this.socket = socket;
+    socket.addEventListener('open', () => {
+      this.delay = MIN_DELAY;
+      this.setStatus('open');
+      if (this.version >= 0) this.send({ type: 'resume', since: this.version });
+    });
+    socket.addEventListener('message', (message) => {
+      let data;
+      try { data = JSON.parse(message.data); } catch { return; }
+      this.receive(data);
+    });
+    socket.addEventListener('close', () => {
+      if (this.socket === socket) { this.socket = null; this.retry(); }
+    });
+    socket.addEventListener('error', () => { try { socket.close(); } catch { /* already closed */ } });
+  }
+
+  retry() {
+    if (this.closed) return;
+    this.setStatus('reconnecting');
+    const jitter = Math.random() * this.delay * 0.3;
+    this.timer = setTimeout(() => this.connect(), this.delay + jitter);
+    this.delay = Math.min(this.delay * 2, MAX_DELAY);
+  }
+
+  /** Come back now: after sleep or a network change, do not wait for the backoff timer. */
+  wake() {
+    if (this.closed) return;
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.send({ type: 'resume', since: Math.max(this.version, 0) });
+      return;
+    }
+    if (this.socket && this.socket.readyState === WebSocket.CONNECTING) return;
+    this.delay = MIN_DELAY;
+    this.connect();
+  }
+
+  send(data) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(data));
+      return true;
+    }
+    return false;
+  }
+
+  receive(data) {
+    if (data.type === 'snapshot') {
+      this.apply(data.version, data.state, []);
+    } else if (data.type === 'update') {
+      this.apply(data.version, data.state, data.events || []);
+    } else if (data.type === 'ping') {
+      if (typeof data.version === 'number' && data.version > this.version) {
+        this.send({ type: 'resume', since: Math.max(this.version, 0) });
+      }
+    }
+  }
+
+  /** Take a newer state (from the socket or from an action's HTTP answer); ignore older ones. */
+  apply(version, state, events) {
+    if (typeof version !== 'number' || !state) return;
+    const fresh = events.filter((e) => typeof e.version !== 'number' || e.version > this.version);
+    if (version < this.version) return;
+    if (version === this.version && this.state) return;
+    this.version = version;
+    this.state = state;
+    if (fresh.length) this.handlers.onEvents?.(fresh, state);
+    this.handlers.onState(state);
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisible);
+    if (this.socket) { const s = this.socket; this.socket = null; s.close(); }
+  }
+}

@@ -1,0 +1,61 @@
+// Pure: turn rule checks and resource maps into the words a player reads.
+import { t, tx } from '../i18n.js';
+
+let resourceNames = {};
+
+/** Learn the resources' names ({nl, en}) from the game's ruleset. */
+export function useRuleset(ruleset) {
+  resourceNames = {};
+  for (const r of (ruleset && ruleset.resources) || []) if (r && r.id) resourceNames[r.id] = r.name;
+}
+
+export function resName(id) {
+  const key = String(id);
+  if (resourceNames[key]) return tx(resourceNames[key]);
+  const word = t(key);
+  return word === key ? key : word;
+}
+
+/** A quest requirement in words: "Deliver 2 Wood + 1 Food", "Visit Pearl Bay", … */
+export function requirementText(r) {
+  if (!r || typeof r !== 'object') return String(r ?? '');
+  switch (r.kind) {
+    case 'deliver': return `${t('req_deliver')} ${formatResources(r.resources)}`;
+    case 'ship_level': return t('req_ship_level', { part: t(r.part), n: r.at_least });
+    case 'fleet': return t('req_fleet', { n: r.ships });
+    case 'visit': return t('req_visit', { place: tx(r.place) });
+    case 'cargo': return t('req_cargo', { good: tx(r.name) || r.good, from: tx(r.from), to: tx(r.to) });
+    case 'win_fight': return t('req_win_fight');
+    default: return tx(r.text) || String(r.kind || '');
+  }
+}
+
+/** "3 Cotton + 1 Wood" (zero counts left out; "—" for nothing). */
+export function formatResources(map, joiner = ' + ') {
+  const parts = Object.entries(map || {}).filter(([, n]) => n).map(([res, n]) => `${n} ${resName(res)}`);
+  return parts.length ? parts.join(joiner) : '—';
+}
+
+function what(name) {
+  if (String(name).startsWith('quest_')) return t('buy_quest', { level: t(name.slice(6)) });
+  return t('upgrade_part', { part: t(name) });
+}
+
+/** "U3 · Sails +1 costs 3 Cotton + 1 Wood; you have 2 Cotton, 1 Wood". */
+export function explain(check) {
+  if (!check || check.ok) return '';
+  const p = { ...check.params };
+  if (p.cost) p.cost = formatResources(p.cost);
+  if (p.have) p.have = formatResources(p.have, ', ').replace(/^—$/, '0');
+  if (p.what) p.what = what(p.what);
+  if (p.res) p.res = resName(p.res);
+  if (p.level) p.level = t(p.level);
+  if (p.title) p.title = tx(p.title);
+  return `${check.rule} · ${t(check.key, p)}`;
+}
+
+/** The name of a character from the ruleset, in the current language. */
+export function characterName(ruleset, id) {
+  const c = (ruleset && ruleset.characters || []).find((x) => x.id === id);
+  return c ? tx(c.name) : String(id || '');
+}

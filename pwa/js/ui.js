@@ -1,0 +1,89 @@
+// DOM helpers that every page shares: dice faces, character swatches, toasts, banners.
+import { html, escapeHtml, trusted } from './html.js';
+import { t, tx } from './i18n.js';
+
+const PIPS = {
+  1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]], 5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+  6: [[28, 25], [72, 25], [28, 50], [72, 50], [28, 75], [72, 75]],
+};
+
+/** A die face as inline SVG; `kind` is "move" (coloured) or "white"; values over 6 show the number. */
+export function dieSvg(value, kind = 'white', label = '') {
+  const v = Number(value) || 0;
+  const pips = PIPS[v];
+  const body = pips
+    ? pips.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join('')
+    : `<text x="50" y="66" text-anchor="middle" font-size="48">${escapeHtml(v)}</text>`;
+  const name = label ? `${label}: ${v}` : String(v);
+  return html`<svg class="die die-${kind}" viewBox="0 0 100 100" role="img" aria-label="${name}"><rect x="4" y="4" width="92" height="92" rx="18"/><g class="pips">${trusted(body)}</g></svg>`;
+}
+
+// Okabe–Ito colours: distinguishable with every common colour-vision deficiency.
+const SAFE = {
+  red: '#D55E00', blue: '#0072B2', green: '#009E73', yellow: '#F0E442', orange: '#E69F00',
+  purple: '#CC79A7', pink: '#CC79A7', sky: '#56B4E9', lightblue: '#56B4E9', black: '#222222',
+  white: '#F5F5F5', brown: '#8C5A2B', grey: '#888888', gray: '#888888',
+};
+const PATTERNS = ['solid', 'stripes', 'dots', 'cross', 'zigzag', 'checks', 'rings', 'diag'];
+
+export function characterStyle(ruleset, id) {
+  const list = (ruleset && ruleset.characters) || [];
+  const index = Math.max(0, list.findIndex((c) => c.id === id));
+  const c = list[index] || {};
+  const raw = String(c.colour || c.color || 'grey').toLowerCase();
+  const colour = /^#[0-9a-f]{3,8}$/.test(raw) ? raw : (SAFE[raw.replace(/[^a-z]/g, '')] || '#888888');
+  return { colour, pattern: PATTERNS[index % PATTERNS.length], name: tx(c.name) || String(id || ''), index };
+}
+
+/** A small flag: the character's colour AND pattern AND name, so colour never stands alone. */
+export function swatch(ruleset, id, withName = true) {
+  const s = characterStyle(ruleset, id);
+  return html`<span class="flag"><span class="swatch pat-${s.pattern} col-${s.index}" data-colour="${s.colour}" aria-hidden="true"></span>${withName ? html`<span class="flag-name">${s.name}</span>` : ''}</span>`;
+}
+
+/** Colours are data, so they reach the DOM through element.style (CSP allows it; not style=""). */
+export function paintSwatches(root) {
+  root.querySelectorAll('[data-colour]').forEach((el) => { el.style.setProperty('--c', el.dataset.colour); });
+}
+
+let toastTimer = null;
+export function toast(message, kind = 'info') {
+  let box = document.getElementById('toast');
+  if (!box) {
+    box = document.createElement('div');
+    box.id = 'toast';
+    box.setAttribute('role', 'status');
+    box.setAttribute('aria-live', 'polite');
+    document.body.append(box);
+  }
+  box.textContent = message;
+  box.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = 'toast'; }, 4000);
+}
+
+export function errorText(error) {
+  const body = error && error.body ? error.body : {};
+  const message = body.message || (error && error.message) || t('error');
+  return body.rule ? `${body.rule} · ${message}` : message;
+}
+
+/** The connection badge in the header: hidden while live, shown while reconnecting. */
+export function setConnection(status) {
+  const badge = document.getElementById('conn');
+  if (!badge) return;
+  badge.hidden = status === 'open';
+  badge.textContent = status === 'open' ? t('connected') : t('reconnecting');
+}
+
+export function vibrate(pattern) {
+  if (navigator.vibrate) { try { navigator.vibrate(pattern); } catch { /* not allowed */ } }
+}
+
+/** Attach delegated listeners to a page's root; returns the function that removes them all. */
+export function listen(root, handlers) {
+  const entries = Object.entries(handlers);
+  entries.forEach(([type, fn]) => root.addEventListener(type, fn));
+  return () => entries.forEach(([type, fn]) => root.removeEventListener(type, fn));
+}

@@ -1,0 +1,112 @@
+// The lobby (what join_url opens): the code large, the QR, the characters to pick, the players as
+// they arrive; the host starts the game from here. A phone that has joined goes on to /play.
+import { api, qrUrl, saveTokens, tokensFor } from '../api.js';
+import { html, render } from '../html.js';
+import { t } from '../i18n.js';
+import { openGame } from '../session.js';
+import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
+
+export async function mount(root, { code, navigate }) {
+  const ui = { name: '', character: null, joining: false };
+  let state = null;
+  let session;
+  const tokens = () => tokensFor(code);
+
+  function draw() {
+    if (!state) return;
+    const mine = tokens();
+    if (state.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
+    const rs = session.ruleset;
+    const taken = new Set(state.players.map((p) => p.character));
+    if (ui.character && taken.has(ui.character)) ui.character = null;
+    render(root, html`
+      <section class="lobby-head card">
+        <div class="code-block"><p>${t('join_code')}</p><p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
+        <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>
+      </section>
+      <section class="card">
+        <h2>${t('players_joined')}</h2>
+        ${state.players.length ? html`<ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong></li>`)}</ul>`
+          : html`<p class="muted">${t('no_players')}</p>`}
+      </section>
+      ${state.phase !== 'lobby' ? html`<section class="card"><p>${t('game_started')}</p>
+          <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a></section>`
+        : mine.player ? html`<section class="card"><p>${t('you_joined_as', { name: mine.player.name })}</p><p class="muted">${t('waiting_host')}</p></section>`
+        : html`<section class="card">
+        <h2>${mine.host ? t('join_as_player') : t('pick_character')}</h2>
+        <form id="join-form">
+          <label>${t('your_name')} <input id="player-name" maxlength="40" autocomplete="nickname" required value="${ui.name}"></label>
+          <fieldset class="characters"><legend>${t('pick_character')}</legend>
+          ${(rs.characters || []).map((c) => {
+            const s = characterStyle(rs, c.id);
+            const isTaken = taken.has(c.id);
+            return html`<label class="character ${isTaken ? 'taken' : ''}">
+              <input type="radio" name="character" value="${c.id}" ${ui.character === c.id ? html`checked` : ''} ${isTaken ? html`disabled` : ''}>
+              ${swatch(rs, c.id, false)}<span class="character-name">${s.name}</span>
+              ${isTaken ? html`<span class="tag">${t('taken')}</span>` : ''}</label>`;
+          })}
+          </fieldset>
+          <button type="submit" class="primary wide" ${ui.joining ? html`disabled` : ''}>${t('join')}</button>
+        </form></section>`}
+      ${mine.host ? html`<section class="card host-tools">
+        <h2>${t('host_panel')}</h2>
+        ${state.phase === 'lobby' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
+        <button type="button" id="start" class="primary wide" ${state.players.length ? '' : html`disabled aria-describedby="start-why"`}>${t('start_game')}</button>
+        ${state.players.length ? '' : html`<p class="why" id="start-why">S5 · ${t('need_players')}</p>`}` : ''}
+        <nav class="links"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
+        <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
+        <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a></nav>
+      </section>` : ''}
+    `);
+    paintSwatches(root);
+  }
+
+  async function onSubmit(event) {
+    event.preventDefault();
+    if (event.target.id !== 'join-form') return;
+    const name = ui.name.trim();
+    if (!name) { toast(t('name_required'), 'error'); return; }
+    if (!ui.character) { toast(t('character_required'), 'error'); return; }
+    ui.joining = true; draw();
+    try {
+      const joined = await api.join(code, name, ui.character);
+      saveTokens(code, { player: { id: joined.player_id, token: joined.token, name } });
+    } catch (error) {
+      toast(errorText(error), 'error');
+    }
+    ui.joining = false;
+    draw();
+  }
+
+  async function onClick(event) {
+    if (event.target.closest('#start')) {
+      const mine = tokens();
+      const action = { type: 'start' };
+      if (mine.randomOrder) action.random_order = true;
+      try {
+        const answer = await api.act(code, mine.host, action);
+        session.live.apply(answer.version, answer.state, answer.events || []);
+      } catch (error) { toast(errorText(error), 'error'); }
+    }
+  }
+
+  function onInput(event) {
+    const el = event.target;
+    if (el.id === 'player-name') ui.name = el.value;
+    if (el.name === 'character') { ui.character = el.value; }
+    if (el.id === 'random-order') saveTokens(code, { randomOrder: el.checked });
+  }
+
+  const off = listen(root, { submit: onSubmit, click: onClick, input: onInput, change: onInput });
+  const mine = tokens();
+  try {
+    session = await openGame(code, mine.host || (mine.player && mine.player.token) || null, {
+      onState: (s) => { state = s; draw(); },
+    });
+  } catch (error) {
+    render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);
+    off();
+    return { unmount() {} };
+  }
+  return { refresh: draw, unmount() { off(); session.close(); } };
+}

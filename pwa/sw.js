@@ -1,0 +1,45 @@
+// The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
+// versions). API calls and the WebSocket always go to the network: the server is the truth.
+const VERSION = 'shipmate-v1';
+const SHELL = [
+  '/index.html', '/manifest.webmanifest', '/css/app.css',
+  '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js',
+  '/js/logic/rules.js', '/js/logic/format.js', '/js/logic/stats.js', '/js/charts.js',
+  '/js/views/home.js', '/js/views/lobby.js', '/js/views/player.js', '/js/views/screen.js',
+  '/js/views/host.js', '/js/views/dice.js',
+  '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-192.png', '/icons/maskable-512.png',
+];
+const APP_ROUTES = /^\/($|join\/|play\/|screen\/|host\/|dice\/)/;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(VERSION);
+    await cache.addAll(SHELL);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    await Promise.all(names.filter((n) => n.startsWith('shipmate-') && n !== VERSION).map((n) => caches.delete(n)));
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return;
+  if (request.mode === 'navigate' && APP_ROUTES.test(url.pathname)) {
+    // Pages: the network first (fresh code after a deploy), the cached shell when offline.
+    event.respondWith(fetch(request).catch(async () => (await caches.match('/index.html')) || Response.error()));
+    return;
+  }
+  event.respondWith((async () => {
+    const cached = await caches.match(request);
+    if (cached) return cached;
+    return fetch(request);
+  })());
+});
