@@ -1,0 +1,95 @@
+"""A real Shipmate server for tests: gunicorn with the gthread worker, on a free port, stopped by pid."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from shipmate.embedded import free_port
+
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+StartServer = Callable[..., str]
+
+
+class ServerProcess:
+    """One gunicorn process serving `shipmate.web:create_app()` on 127.0.0.1."""
+
+    def __init__(self, redis_url: str, log_dir: Path, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.redis_url = redis_url
+        self.log_path = log_dir / f"gunicorn-{self.port}.log"
+        self.extra_env = env or {}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> str:
+        """Start the server and wait until /healthz answers; return its base URL."""
+        env = {**os.environ, "REDIS_URL": self.redis_url, **self.extra_env}
+        command = [
+            str(GUNICORN), "-k", "gthread", "--threads", "32", "-w", "1",
+            "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
+            "shipmate.web:create_app()",
+        ]
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited early:\n{self.log_path.read_text()[-3000:]}")
+            with contextlib.suppress(requests.RequestException):
+                if requests.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self.url
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the server did not answer:\n{self.log_path.read_text()[-3000:]}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the server by its pid (SIGTERM, then SIGKILL if it lingers)."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def start_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartServer]:
+    """Start extra servers: `start_server(redis_url=None, **env)` returns a base URL.
+
+    Every server started this way is stopped at the end of the session.
+    """
+    servers: list[ServerProcess] = []
+    log_dir = tmp_path_factory.mktemp("servers")
+
+    def start(url: str | None = None, **env: str) -> str:
+        server = ServerProcess(url or redis_url, log_dir, env)
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(start_server: StartServer) -> str:
+    """The base URL ("http://127.0.0.1:PORT") of a real server on the test Redis."""
+    return start_server()
