@@ -1,0 +1,182 @@
+"""Quest 1607's ruleset data: the file beside this module, the game options, and the house rules."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+from shipmate.rules import InvalidAction, text
+
+BASE: dict[str, Any] = json.loads(
+    files("shipmate.games.quest1607").joinpath("ruleset.json").read_text("utf-8")
+)
+LEVELS: tuple[str, ...] = tuple(BASE["levels"])
+
+
+@dataclass(frozen=True, slots=True)
+class Effects:
+    """The rules as the active event (E1) bends them: every number an action needs at this moment."""
+
+    white_die: Mapping[str, str]
+    costs: Mapping[str, Mapping[str, Any]]
+    market_rate: int
+    bank_rate: int
+    movement: int = 0
+    extra_white: int = 0
+    hit_shift: int = 0
+    no_combat: bool = False
+    no_trade: bool = False
+    gift: Mapping[str, int] = field(default_factory=dict)
+    loss: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The merged ruleset of one game, with look-up tables built once."""
+
+    data: dict[str, Any]
+    resources: tuple[str, ...]
+    characters: Mapping[str, Mapping[str, Any]]
+    quests: Mapping[str, Mapping[str, Any]]
+    decks: Mapping[str, tuple[str, ...]]
+    events: Mapping[str, Mapping[str, Any]]
+    effects: Mapping[str | None, Effects]
+
+    def names(self, counts: Mapping[str, int], language: str) -> str:
+        """Spell resource counts out for a message: "3 katoen + 1 hout"."""
+        if not counts:
+            return "niets" if language == "nl" else "nothing"
+        label = {r["id"]: r["name"][language].lower() for r in self.data["resources"]}
+        return " + ".join(f"{n} {label[r]}" for r, n in counts.items())
+
+
+def _effects(data: Mapping[str, Any], effects: list[dict[str, Any]]) -> Effects:
+    """Fold an event's effect data into the numbers the actions use (E1)."""
+    costs = {item: dict(cost) for item, cost in data["costs"].items()}
+    faces = dict(data["white_die"])
+    values: dict[str, Any] = {
+        "market_rate": data["market"]["rate"], "bank_rate": data["bank"]["rate"],
+        "movement": 0, "extra_white": 0, "hit_shift": 0, "gift": {}, "loss": {},
+    }
+    for effect in effects:
+        kind = effect["kind"]
+        if kind == "cost":
+            pay = dict(costs[effect["item"]]["pay"])
+            for resource, add in effect["add"].items():
+                pay[resource] = max(0, pay.get(resource, 0) + add)
+            costs[effect["item"]]["pay"] = {r: n for r, n in pay.items() if n}
+        elif kind == "white_face":
+            faces[effect["face"]] = effect["resource"]
+        elif kind in ("market_rate", "bank_rate"):
+            values[kind] = effect["rate"]
+        elif kind in ("movement", "hit_shift"):
+            values[kind] += effect["add"]
+        elif kind == "extra_white":
+            values[kind] += effect["count"]
+        elif kind in ("gift", "loss"):
+            values[kind] = dict(effect["resources"])
+        elif kind in ("no_combat", "no_trade"):
+            values[kind] = True
+    return Effects(white_die=faces, costs=costs, **values)
+
+
+def _int_in(low: int, high: int) -> Callable[[Any, str], Any]:
+    def check(value: Any, where: str) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise _bad(where, f"een geheel getal van {low} tot {high}",
+                       f"a whole number from {low} to {high}")
+        return value
+    return check
+
+
+def _one_of(*allowed: Any) -> Callable[[Any, str], Any]:
+    def check(value: Any, where: str) -> Any:
+        if value not in allowed or type(value) is not type(allowed[0]):
+            shown = ", ".join(map(json.dumps, allowed))
+            raise _bad(where, f"een van {shown}", f"one of {shown}")
+        return value
+    return check
+
+
+def _table(keys: list[str], cell: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    def check(value: Any, where: str) -> Any:
+        if not isinstance(value, dict):
+            raise _bad(where, "een object", "an object")
+        for key, item in value.items():
+            if key not in keys:
+                raise _bad(f"{where}.{key}", f"een van {', '.join(keys)}",
+                           f"one of {', '.join(keys)}")
+            cell(item, f"{where}.{key}")
+        return value
+    return check
+
+
+def _bad(where: str, nl: str, en: str) -> InvalidAction:
+    return InvalidAction(text(f"{where} moet {nl} zijn.", f"{where} must be {en}."), field=where)
+
+
+_SIDES = [str(n) for n in range(1, 8)]
+_HOUSE_RULES: dict[str, Callable[[Any, str], Any]] = {
+    "caps": _table(["cannons", "sails", "ships"], _int_in(1, 7)),
+    "hit_table": _table(_SIDES, _table(_SIDES, _int_in(1, 6))),
+    "hit_bounds": _table(["min", "max"], _int_in(1, 6)),
+    "sunk_crew": _int_in(1, 6),
+    "offers_lapse": _one_of(True, False),
+    "trade_with_active_player": _one_of(True, False),
+    "surrender_by": _one_of("either", "defender"),
+    "keep_divisor": _int_in(1, 4),
+}
+assert set(_HOUSE_RULES) == set(BASE["house_defaults"]), "every house default is overridable"
+
+
+def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Check the game options strictly and fill in the defaults (S6 and the house defaults)."""
+    if not isinstance(options, Mapping):
+        raise _bad("options", "een object", "an object")
+    for key in options:
+        if key not in ("quests_per_level", "house_rules"):
+            raise _bad(f"options.{key}", "weggelaten (onbekende optie)", "left out (unknown option)")
+    spec = BASE["quests_per_level"]
+    per_level = options.get("quests_per_level", spec["default"])
+    _one_of(*spec["allowed"])(per_level, "quests_per_level")
+    house = options.get("house_rules", {})
+    _table(list(_HOUSE_RULES), lambda value, where: _HOUSE_RULES[where.split(".")[1]](value, where))(
+        house, "house_rules"
+    )
+    bounds = {**BASE["hit_bounds"], **house.get("hit_bounds", {})}
+    if bounds["min"] > bounds["max"]:
+        raise _bad("house_rules.hit_bounds", "min ≤ max", "min ≤ max")
+    return {"quests_per_level": per_level, "house_rules": json.loads(json.dumps(house))}
+
+
+def rules_key(options: Mapping[str, Any]) -> str:
+    """Return the canonical text of a game's house rules: the cache key of its merged ruleset."""
+    return json.dumps(options["house_rules"], sort_keys=True)
+
+
+@lru_cache(maxsize=256)
+def rules_for(key: str) -> Rules:
+    """Merge the house rules (in canonical text) into the ruleset file and index the result."""
+    house: dict[str, Any] = json.loads(key)
+    data = {**BASE, **house}
+    data["caps"] = {**BASE["caps"], **house.get("caps", {})}
+    data["hit_bounds"] = {**BASE["hit_bounds"], **house.get("hit_bounds", {})}
+    data["hit_table"] = {
+        k: {**row, **house.get("hit_table", {}).get(k, {})} for k, row in BASE["hit_table"].items()
+    }
+    events = {e["id"]: e for e in data["events"]}
+    effects: dict[str | None, Effects] = {None: _effects(data, [])}
+    effects.update({i: _effects(data, e["effects"]) for i, e in events.items()})
+    return Rules(
+        data=data,
+        resources=tuple(r["id"] for r in data["resources"]),
+        characters={c["id"]: c for c in data["characters"]},
+        quests={q["id"]: q for q in data["quests"]},
+        decks={lv: tuple(q["id"] for q in data["quests"] if q["level"] == lv) for lv in LEVELS},
+        events=events,
+        effects=effects,
+    )

@@ -1,0 +1,78 @@
+"""Quest 1607 as each viewer may see it: DESIGN.md's state view, and events without others' cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shipmate.rules import Event, State, Viewer
+
+from .decide import allowance
+from .ruleset import Rules, rules_for
+
+_PRIVATE_CARDS = {"GameStarted", "QuestBought"}
+
+
+def _quests(rules: Rules, player: dict[str, Any]) -> list[dict[str, Any]]:
+    views = []
+    for quest in player["quests"]:
+        card = rules.quests[quest["card"]]
+        views.append({"id": quest["id"], "level": quest["level"], "card": quest["card"],
+                      "title": card["title"], "text": card["text"],
+                      "requirements": card["requirements"], "progress": quest["progress"]})
+    return views
+
+
+def _player(rules: Rules, player: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    own = viewer.player == player["id"]
+    return {
+        "id": player["id"], "name": player["name"], "character": player["character"],
+        "colour": rules.characters[player["character"]]["colour"],
+        "land_resource": player["land_resource"], "resources": player["resources"],
+        "ships": player["ships"], "level": player["level"], "completed": player["completed"],
+        "quest_count": len(player["quests"]),
+        "quests": _quests(rules, player) if own else None,  # quest cards are private
+        "skip_turns": player["skip_turns"],
+    }
+
+
+def view_for(state: State, viewer: Viewer) -> State:
+    """Return DESIGN.md's Quest 1607 state view for `viewer`; the public one holds no secret."""
+    rules = rules_for(state["rules_key"])
+    turn = state["turn"]
+    event = state["event"]
+    you = viewer.player if viewer.player in state["players"] else None
+    return {
+        "code": state["code"], "game": state["game"], "version": state["version"],
+        "phase": state["phase"], "round": state["round"], "seed_hash": state["seed_hash"],
+        "seed": state["seed"] if state["phase"] == "finished" else None,
+        "host": viewer.host, "you": you, "options": state["options"],
+        "turn": None if turn is None else {
+            "player": turn["player"], "rolled": turn["rolled"], "dice": turn["dice"],
+            "allowance": allowance(state, turn["player"]), "moved": turn["moved"],
+        },
+        "players": [_player(rules, state["players"][pid], viewer) for pid in state["order"]],
+        "offers": state["offers"],
+        "combat": state["combat"],
+        "event": None if event is None else {
+            "id": event, "title": rules.events[event]["title"],
+            "text": rules.events[event]["text"], "effects": rules.events[event]["effects"],
+        },
+        "winner": state["winner"],
+    }
+
+
+def _hide_card(quest: dict[str, Any]) -> dict[str, Any]:
+    return {"id": quest["id"], "level": quest["level"]}
+
+
+def event_view_for(event: Event, viewer: Viewer) -> Event:
+    """Return the event as `viewer` may see it: no seed, and drawn quest cards only for the owner."""
+    if event["type"] == "GameCreated":
+        return {k: v for k, v in event.items() if k != "seed"}
+    if event["type"] == "GameStarted":
+        quests = {pid: q if pid == viewer.player else _hide_card(q)
+                  for pid, q in event["quests"].items()}
+        return {**event, "quests": quests}
+    if event["type"] == "QuestBought" and event["player"] != viewer.player:
+        return {**event, "quest": _hide_card(event["quest"])}
+    return event
