@@ -26,6 +26,7 @@ PARTS = {"sails": ("Zeilen", "Sails"), "cannons": ("Kanonnen", "Cannons"),
          "crew": ("Bemanning", "Crew")}
 UPGRADED = {"sails": "SailsUpgraded", "cannons": "CannonsUpgraded", "crew": "CrewUpgraded"}
 UPGRADE_RULE = {"sails": "U3", "cannons": "U4", "crew": "U1"}
+HOME = "Daeventra"
 LEVEL_NAMES = {"bronze": ("Brons", "Bronze"), "silver": ("Zilver", "Silver"),
                "gold": ("Goud", "Gold")}
 
@@ -253,7 +254,9 @@ def _start(ctx: Ctx) -> list[Event]:
         draws.append(number)
         number += 1
         quests[pid] = {"id": f"q{state['quest_seq'] + i + 1}", "card": card, "level": LEVELS[0]}
-    return [{"type": "GameStarted", "order": order, "draw": draws, "quests": quests}]
+    # S3: every ship starts at Daeventra (the board is physical; the event says so)
+    return [{"type": "GameStarted", "order": order, "draw": draws, "quests": quests,
+             "at": HOME}]
 
 
 # ---- the turn -----------------------------------------------------------------------------
@@ -484,7 +487,8 @@ def _upgrade(ctx: Ctx) -> list[Event]:
     if launches:  # U2: a new ship card at Daeventra; the old ship's crew starts over
         card = data["new_ship"]
         events.append({"type": "ShipLaunched", "player": pid, "ship": len(ships) + 1,
-                       "from_ship": ship["number"], "crew_back": card["crew"], "card": card})
+                       "from_ship": ship["number"], "crew_back": card["crew"], "card": card,
+                       "at": HOME})
     return events
 
 
@@ -724,7 +728,7 @@ def _sinking(ctx: Ctx, sunk: Mapping[str, Any], winner: str,
     events: list[Event] = [{
         "type": "ShipSunk", "player": sunk["player"], "ship": sunk["ship"], "winner": winner,
         "crew": data["sunk_crew"], "goods_lost": ship["goods"],
-        "skip_turns": data["sunk_skip_turns"], "keep": total // data["keep_divisor"],
+        "skip_turns": data["sunk_skip_turns"], "keep": total // data["keep_divisor"], "at": HOME,
     }]
     if total == 0:  # nothing to salvage, nothing to fish
         events.append({"type": "CombatEnded", "winner": winner, "loser": sunk["player"],
