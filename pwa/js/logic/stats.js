@@ -1,0 +1,115 @@
+// Pure: statistics folded from the game's event stream (GET /events?since=0 plus live updates).
+import { total } from './rules.js';
+
+const dieValue = (d) => (d && typeof d === 'object' ? d.value : d);
+
+/** Every die the server rolled so far, by face: {all: [n1..n6], move: […], white: […], combat: […]}. */
+export function diceDistribution(events) {
+  const dist = { all: [0, 0, 0, 0, 0, 0], move: [0, 0, 0, 0, 0, 0], white: [0, 0, 0, 0, 0, 0], combat: [0, 0, 0, 0, 0, 0] };
+  const add = (kind, value) => {
+    const v = Number(dieValue(value));
+    if (v >= 1 && v <= 6) { dist[kind][v - 1] += 1; dist.all[v - 1] += 1; }
+  };
+  for (const e of events) {
+    if (e.type === 'DiceRolled' && e.dice) {
+      add('move', e.dice.move);
+      (e.dice.white || []).forEach((d) => add('white', d));
+    } else if (e.type === 'ShotFired') {
+      add('combat', e.to_hit);
+      if (e.damage) add('combat', e.damage);
+    }
+  }
+  return dist;
+}
+
+/** Dice luck per player: how many dice they threw and their mean face against the fair 3.5. */
+export function luckPerPlayer(events) {
+  const per = {};
+  const add = (pid, value) => {
+    const v = Number(dieValue(value));
+    if (!pid || !(v >= 1 && v <= 6)) return;
+    per[pid] ??= { dice: 0, sum: 0, hits: 0, shots: 0 };
+    per[pid].dice += 1;
+    per[pid].sum += v;
+  };
+  for (const e of events) {
+    if (e.type === 'DiceRolled' && e.dice) {
+      add(e.player, e.dice.move);
+      (e.dice.white || []).forEach((d) => add(e.player, d));
+    } else if (e.type === 'ShotFired') {
+      add(e.shooter, e.to_hit);
+      if (per[e.shooter]) { per[e.shooter].shots += 1; if (e.hit) per[e.shooter].hits += 1; }
+    }
+  }
+  for (const entry of Object.values(per)) entry.mean = entry.dice ? entry.sum / entry.dice : 0;
+  return per;
+}
+
+function plus(map, delta, sign = 1) {
+  const out = { ...map };
+  for (const [k, n] of Object.entries(delta || {})) out[k] = (out[k] || 0) + sign * n;
+  return out;
+}
+
+const RESOURCE_CHANGES = {
+  DiceRolled: (e, r) => { r[e.player] = plus(r[e.player], e.gains); },
+  MarketTraded: (e, r) => { r[e.player] = plus(plus(r[e.player], e.give, -1), e.get); },
+  BankTraded: (e, r) => { r[e.player] = plus(plus(r[e.player], e.give, -1), e.get); },
+  OfferAccepted: (e, r) => {
+    r[e.from] = plus(plus(r[e.from], e.give, -1), e.get);
+    r[e.to] = plus(plus(r[e.to], e.get, -1), e.give);
+  },
+  SailsUpgraded: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
+  CannonsUpgraded: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
+  CrewUpgraded: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
+  QuestBought: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
+  QuestCompleted: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
+  EventDrawn: (e, r) => { for (const [pid, d] of Object.entries(e.changes || {})) r[pid] = plus(r[pid], d); },
+  SurrenderAccepted: (e, r) => { r[e.player] = plus(r[e.player], e.resources, -1); r[e.to] = plus(r[e.to], e.resources); },
+  ResourcesKept: (e, r) => { r[e.player] = plus(r[e.player], e.water, -1); },
+  ResourcesFished: (e, r) => { r[e.player] = plus(r[e.player], e.resources); },
+  ResourcesAdjusted: (e, r) => { r[e.player] = plus(r[e.player], e.resources); },
+};
+
+/**
+ * Per player and round: total resources held and quests completed at the end of that round.
+ * Returns {players: [{id, name, character}], rounds: [1, 2, …], resources: {pid: [...]}, quests: {pid: [...]}}.
+ */
+export function timeline(events) {
+  const players = [];
+  const res = {};
+  const done = {};
+  const rounds = [];
+  const series = { resources: {}, quests: {} };
+  let round = 0;
+  const snap = () => {
+    rounds.push(round);
+    for (const p of players) {
+      (series.resources[p.id] ??= []).push(total(res[p.id]));
+      (series.quests[p.id] ??= []).push(done[p.id] || 0);
+    }
+  };
+  for (const e of events) {
+    if (e.type === 'PlayerJoined') {
+      players.push({ id: e.player_id, name: e.name, character: e.character });
+      res[e.player_id] = {};
+    } else if (e.type === 'GameStarted') {
+      round = 1;
+    } else if (e.type === 'TurnEnded' && e.round !== round) {
+      snap();
+      round = e.round;
+    } else if (e.type === 'QuestCompleted') {
+      done[e.player] = (done[e.player] || 0) + 1;
+    }
+    const change = RESOURCE_CHANGES[e.type];
+    if (change) change(e, res);
+  }
+  if (round > 0) snap();
+  return { players, rounds, resources: series.resources, quests: series.quests };
+}
+
+/** The most recent roll in the stream, with what it brought. */
+export function lastRoll(events) {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === 'DiceRolled') return events[i];
+  return null;
+}

@@ -1,0 +1,104 @@
+// The dice: the animation every page uses, and /dice/CODE, the table device that shows each roll
+// big. It rolls for whoever's turn it is only with the host's authority (the host token on this
+// device, handed over from the host's phone as a #host=… link); otherwise the active phone rolls.
+import { saveTokens, tokensFor } from '../api.js';
+import { html, render } from '../html.js';
+import { t } from '../i18n.js';
+import { activePlayer, allowance } from '../logic/rules.js';
+import { formatResources } from '../logic/format.js';
+import { lastRoll } from '../logic/stats.js';
+import { openGame } from '../session.js';
+import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
+
+const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** Tumble the dice in `container` for a moment, then settle on the server's values. */
+export function animateDice(container, dice) {
+  if (!container || !dice) return;
+  const final = () => html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}`;
+  if (reducedMotion()) { render(container, final()); return; }
+  const faces = () => 1 + Math.floor(Math.random() * 6);
+  let frames = 8;
+  container.classList.add('rolling');
+  const tick = () => {
+    if (frames <= 0) {
+      container.classList.remove('rolling');
+      render(container, final());
+      container.classList.add('landed');
+      setTimeout(() => container.classList.remove('landed'), 400);
+      return;
+    }
+    frames -= 1;
+    render(container, html`${dieSvg(faces(), 'move', '')}${dice.white.map(() => dieSvg(faces(), 'white', ''))}`);
+    setTimeout(tick, 70);
+  };
+  tick();
+}
+
+/** What a roll brought, from its DiceRolled event (gains) or, before one is seen, from the faces. */
+export function broughtBy(event, state, ruleset) {
+  if (event && event.gains) return event.gains;
+  const dice = state && state.turn && state.turn.dice;
+  const player = activePlayer(state);
+  if (!dice || !player) return {};
+  const gains = {};
+  for (const d of dice.white) {
+    let res = (ruleset.white_die || {})[String(d.value)];
+    if (res === 'land') res = player.land_resource;
+    if (res) gains[res] = (gains[res] || 0) + 1;
+  }
+  return gains;
+}
+
+export async function mount(root, { code }) {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get('host')) {
+    saveTokens(code, { host: fragment.get('host') });
+    history.replaceState(null, '', location.pathname);
+  }
+  const hostToken = tokensFor(code).host || null;
+  let state = null;
+  let session;
+  let rollEvent = null;
+  let lastKey = null;
+
+  function draw() {
+    if (!state) return;
+    const rs = session.ruleset;
+    const active = activePlayer(state);
+    const dice = state.turn && state.turn.dice;
+    const sameTurn = rollEvent && dice && rollEvent.dice && rollEvent.dice.move.index === dice.move.index;
+    render(root, html`<section class="dice-device">
+      <h1 class="dice-turn">${active ? html`${swatch(rs, active.character, false)} ${t('turn_of', { name: active.name })}` : t('waiting_host')}</h1>
+      <div class="dice-row giant" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : ''}</div>
+      ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(sameTurn ? rollEvent : null, state, rs))}</strong></p>
+        <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : html`<p class="muted">${t('no_roll')}</p>`}
+      ${hostToken && active && state.phase === 'playing' && !state.turn.rolled
+        ? html`<button type="button" id="table-roll" class="primary huge">${t('roll_for', { name: active.name })}</button>`
+        : ''}
+      ${hostToken ? '' : html`<p class="muted small">${t('dice_table_info')}</p>`}
+    </section>`);
+    paintSwatches(root);
+    const key = dice ? dice.move.index : null;
+    if (key !== null && lastKey !== null && key !== lastKey) {
+      animateDice(root.querySelector('#dice-row'), dice);
+      vibrate([50, 30, 90]);
+    }
+    lastKey = key;
+  }
+
+  async function onClick(event) {
+    const button = event.target.closest('#table-roll');
+    if (!button) return;
+    button.disabled = true;
+    await session.act({ type: 'roll' });
+    draw();
+  }
+
+  const off = listen(root, { click: onClick });
+  session = await openGame(code, hostToken, {
+    onState: (s) => { state = s; draw(); },
+    onEvents: (events) => { const roll = lastRoll(events); if (roll) rollEvent = roll; },
+  });
+  return { refresh: draw, unmount() { off(); session.close(); } };
+}

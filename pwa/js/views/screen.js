@@ -1,0 +1,153 @@
+// The shared screen (TV or tablet, landscape, public view, no token): whose turn, the last roll,
+// the event read aloud, the fight shot by shot, every player's ships and quests, the dice so far.
+import { api, qrUrl } from '../api.js';
+import { html, render, trusted } from '../html.js';
+import { lang, t, tx } from '../i18n.js';
+import { activePlayer, allowance, playerById } from '../logic/rules.js';
+import { formatResources } from '../logic/format.js';
+import { diceDistribution, lastRoll } from '../logic/stats.js';
+import { barChart } from '../charts.js';
+import { openGame } from '../session.js';
+import { dieSvg, listen, paintSwatches, swatch } from '../ui.js';
+import { animateDice, broughtBy } from './dice.js';
+
+export async function mount(root, { code }) {
+  let state = null;
+  let session;
+  let events = [];
+  let spokenEvent = null;
+  let lastKey = null;
+  let wakeLock = null;
+  let started = false;
+
+  function speak(text) {
+    if (!('speechSynthesis' in window) || !text) return;
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = lang() === 'nl' ? 'nl-NL' : 'en-GB';
+    const voice = speechSynthesis.getVoices().find((v) => v.lang && v.lang.toLowerCase().startsWith(lang()));
+    if (voice) utterance.voice = voice;
+    speechSynthesis.cancel();
+    speechSynthesis.speak(utterance);
+  }
+
+  async function keepAwake() {
+    if (!('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
+    try {
+      wakeLock = await navigator.wakeLock.request('screen');
+      wakeLock.addEventListener('release', () => { wakeLock = null; });
+    } catch { /* refused (no secure context or battery saver): the screen may sleep */ }
+  }
+
+  function onVisible() { if (document.visibilityState === 'visible' && started && !wakeLock) keepAwake(); }
+
+  function playerPanel(p) {
+    const rs = session.ruleset;
+    const active = state.turn && state.turn.player === p.id;
+    const per = (state.options && state.options.quests_per_level) || (rs.quests_per_level && rs.quests_per_level.default) || 2;
+    return html`<article class="sp ${active ? 'active' : ''}">
+      <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('your_turn')}</span>` : ''}</header>
+      <div class="sp-ships">${p.ships.map((s) => html`<div class="mini-ship"><span class="ship-no">${s.number}</span>
+        <span title="${t('cannons')}">${t('cannons')} ${s.cannons}</span><span>${t('sails')} ${s.sails}</span><span>${t('crew')} ${s.crew}</span></div>`)}</div>
+      <p class="sp-quests">${['bronze', 'silver', 'gold'].map((l) => html`<span class="level level-${l}">${t(l)} ${p.completed[l] || 0}/${per}</span>`)} · ${t('quest_count', { n: p.quest_count ?? 0 })}</p>
+      <p class="sp-res">${formatResources(p.resources, ' · ')}</p>
+    </article>`;
+  }
+
+  function combatPanel() {
+    const c = state.combat;
+    if (!c) return '';
+    const a = playerById(state, c.attacker.player);
+    const d = playerById(state, c.defender.player);
+    return html`<section class="screen-combat" aria-live="polite"><h2>${t('combat')}: ${a.name} ${t('vs')} ${d.name}</h2>
+      ${c.stage === 'firing' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
+      ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
+      <ol class="shots">${c.shots.map((s) => {
+        const shooter = playerById(state, s.shooter);
+        const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
+        const dmg = s.damage && typeof s.damage === 'object' ? s.damage.value : s.damage;
+        return html`<li>${dieSvg(roll, 'white', '')} ${t('shot', { name: shooter ? shooter.name : '?', roll, result: s.hit ? `${t('hit')} · ${t('damage', { d: dmg })}` : t('miss') })}</li>`;
+      })}</ol></section>`;
+  }
+
+  function draw() {
+    if (!state) return;
+    const rs = session.ruleset;
+    const active = activePlayer(state);
+    const dice = state.turn && state.turn.dice;
+    const roll = lastRoll(events);
+    const dist = diceDistribution(events);
+    const totalDice = dist.all.reduce((a, b) => a + b, 0);
+    render(root, html`<div class="screen">
+      ${started ? '' : html`<button type="button" id="screen-start" class="screen-start">${t('tap_to_start')}</button>`}
+      <section class="screen-main">
+        <h1 class="screen-turn" aria-live="polite">${state.phase === 'lobby' ? t('lobby')
+          : state.phase === 'finished' ? t('winner', { name: (playerById(state, state.winner) || {}).name || '?' })
+          : html`${swatch(rs, active.character, false)} ${t('turn_of', { name: active.name })} <small>${t('round', { n: state.round })}</small>`}</h1>
+        <div class="screen-roll"><div class="dice-row big" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
+          ${dice ? html`<p>${t('brought')}: <strong>${formatResources(broughtBy(roll && roll.dice && roll.dice.move.index === dice.move.index ? roll : null, state, rs))}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p>` : ''}</div>
+        ${state.event ? html`<section class="screen-event" aria-live="assertive"><h2>${t('event')} ${state.event.id}: ${tx(state.event.title)}</h2><p>${tx(state.event.text)}</p></section>` : ''}
+        ${combatPanel()}
+      </section>
+      <section class="screen-players" aria-label="${t('players')}">${state.players.map(playerPanel)}</section>
+      <aside class="screen-side">
+        <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200"><figcaption><span class="mono big-code">${code}</span></figcaption></figure>
+        <div class="screen-chart">${trusted(barChart({
+          title: `${t('dice_dist')} (${t('throws', { n: totalDice })})`,
+          bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),
+          reference: totalDice / 6, referenceLabel: t('expected'), width: 420, height: 260,
+        }))}</div>
+      </aside>
+    </div>`);
+    paintSwatches(root);
+    const key = dice ? dice.move.index : null;
+    if (key !== null && lastKey !== null && key !== lastKey) animateDice(root.querySelector('#dice-row'), dice);
+    lastKey = key;
+    // E1: a new event is read aloud once, not the one already in play when the screen opened
+    const eventId = state.event ? state.event.id : '';
+    if (spokenEvent !== null && eventId && eventId !== spokenEvent) {
+      speak(`${t('event')}. ${tx(state.event.title)}. ${tx(state.event.text)}`);
+      root.querySelector('.screen-event')?.classList.add('fresh');
+    }
+    spokenEvent = eventId;
+  }
+
+  function onClick(event) {
+    if (event.target.closest('#screen-start')) {
+      started = true;
+      keepAwake();
+      if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+      if (state && state.event) speak(`${tx(state.event.title)}. ${tx(state.event.text)}`);
+      draw();
+    }
+  }
+
+  const off = listen(root, { click: onClick });
+  document.addEventListener('visibilitychange', onVisible);
+  let eventsVersion = 0;
+  const addEvents = (list) => {
+    const fresh = list.filter((e) => (e.version || 0) > eventsVersion);
+    events = events.concat(fresh);
+    for (const e of fresh) eventsVersion = Math.max(eventsVersion, e.version || 0);
+  };
+  const catchUp = async () => {
+    try { addEvents((await api.events(code, eventsVersion)).events || []); } catch { /* the live stream goes on */ }
+  };
+  await catchUp();
+  session = await openGame(code, null, {
+    onState: (s) => {
+      state = s;
+      if (s.version > eventsVersion) catchUp().then(draw);
+      draw();
+    },
+    onEvents: (fresh) => addEvents(fresh),
+  });
+  return {
+    refresh: draw,
+    unmount() {
+      off();
+      document.removeEventListener('visibilitychange', onVisible);
+      if (wakeLock) wakeLock.release().catch(() => {});
+      session.close();
+    },
+  };
+}
