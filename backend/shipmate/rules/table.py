@@ -1,0 +1,140 @@
+"""What every table shares around its own rules: handler tables, parameters, the lobby, the view header.
+
+Games that use it keep ``phase`` ("lobby" | "playing" | "finished"), ``seed_hash`` and ``seats``
+(player ids in seating order) in their state, and ``players`` as a map from id to a dict with at
+least ``name`` and ``character``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Generic, TypeVar
+
+from .core import Action, Event, State, Viewer
+from .dice import commitment
+from .errors import Forbidden, InvalidAction, LobbyConflict, text
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Handlers(Generic[F]):
+    """A table of functions by action or event type, filled by decorating them."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, F] = {}
+
+    def __call__(self, *types: str) -> Callable[[F], F]:
+        """Register the decorated function for each of `types`."""
+        def register(fn: F) -> F:
+            for kind in types:
+                self.table[kind] = fn
+            return fn
+        return register
+
+    def get(self, kind: object) -> F | None:
+        """Return the function registered for `kind`, or None."""
+        return self.table.get(kind) if isinstance(kind, str) else None
+
+
+def unknown_action(action: Action) -> InvalidAction:
+    """Return the refusal of an action type the game does not know."""
+    kind = action.get("type")
+    return InvalidAction(text(f"Onbekende actie: {kind!r}", f"Unknown action: {kind!r}"), field="type")
+
+
+def whole(action: Action, key: str, low: int = 0, high: int | None = None) -> int:
+    """Return the whole-number parameter `key` of an action, or refuse it as impossible."""
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
+        high is not None and value > high
+    ):
+        top = "" if high is None else f" t/m {high}"
+        top_en = "" if high is None else f" to {high}"
+        raise InvalidAction(
+            text(f"'{key}' moet een geheel getal vanaf {low}{top} zijn; het is {value!r}.",
+                 f"'{key}' must be a whole number from {low}{top_en}; it is {value!r}."),
+            field=key,
+        )
+    return value
+
+
+def one_of(action: Action, key: str, allowed: Collection[str]) -> str:
+    """Return the parameter `key` when it names one of `allowed`, or refuse it as impossible."""
+    value = action.get(key)
+    if not isinstance(value, str) or value not in allowed:
+        shown = ", ".join(sorted(allowed))
+        raise InvalidAction(
+            text(f"'{key}' moet een van {shown} zijn; het is {value!r}.",
+                 f"'{key}' must be one of {shown}; it is {value!r}."),
+            field=key,
+        )
+    return value
+
+
+def created_event(game: str, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
+    """Return a game's first event: its code, its secret seed, the seed's commitment, its options."""
+    try:
+        seed_hash = commitment(seed_hex)
+    except ValueError:
+        raise InvalidAction(text("Het zaad is geen hex.", "The seed is not hex."), field="seed") from None
+    return {"type": "GameCreated", "game": game, "code": code, "seed": seed_hex,
+            "seed_hash": seed_hash, "options": dict(options)}
+
+
+def without_seed(event: Event) -> Event:
+    """Return the event without the game's secret seed (GameCreated carries it)."""
+    return {k: v for k, v in event.items() if k != "seed"}
+
+
+def join_event(state: State, action: Action, characters: Collection[str], max_players: int,
+               rule: str) -> Event:
+    """Return PlayerJoined for a lobby join, or refuse it (`rule` cites the choice of character)."""
+    if state["phase"] != "lobby":
+        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
+    name = action.get("name")
+    name = name.strip() if isinstance(name, str) else ""
+    if not 1 <= len(name) <= 24:
+        raise InvalidAction(text("Een naam heeft 1 tot 24 tekens.", "A name has 1 to 24 characters."),
+                            field="name")
+    character = one_of(action, "character", characters)
+    seated = len(state["seats"])
+    if seated >= max_players:
+        raise LobbyConflict(text(f"Het spel is vol ({seated} spelers).",
+                                 f"The game is full ({seated} players)."))
+    if any(p["character"] == character for p in state["players"].values()):
+        raise LobbyConflict(text(f"{character} is al gekozen ({rule}).",
+                                 f"{character} is already taken ({rule})."), field="character")
+    return {"type": "PlayerJoined", "player_id": f"p{seated + 1}", "name": name,
+            "character": character}
+
+
+def seat(state: State, event: Event, player: Mapping[str, Any]) -> State:
+    """Fold PlayerJoined: seat the new player, with the game's own fields in `player`."""
+    pid = event["player_id"]
+    seated = {"id": pid, "name": event["name"], "character": event["character"], **player}
+    return {**state, "seats": [*state["seats"], pid], "players": {**state["players"], pid: seated}}
+
+
+def require_host(actor: Viewer, nl: str, en: str) -> None:
+    """Refuse a host-only action by anyone but the host."""
+    if not actor.host:
+        raise Forbidden(text(f"Alleen de gastheer {nl}.", f"Only the host {en}."))
+
+
+def require_player(state: State, actor: Viewer) -> str:
+    """Return the acting player's id, or refuse an action that only a seated player may take."""
+    if actor.player is None or actor.player not in state["players"]:
+        raise Forbidden(text("Alleen spelers aan tafel doen deze zet.",
+                             "Only a player at the table makes this move."))
+    return actor.player
+
+
+def view_header(state: State, viewer: Viewer) -> State:
+    """Return the fields every game's view opens with; the seed only once the game is finished."""
+    return {
+        "code": state["code"], "game": state["game"], "version": state["version"],
+        "phase": state["phase"], "host": viewer.host,
+        "you": viewer.player if viewer.player in state["players"] else None,
+        "seed_hash": state["seed_hash"],
+        "seed": state["seed"] if state["phase"] == "finished" else None,
+    }
