@@ -95,6 +95,8 @@ def serve(args: argparse.Namespace) -> int:
     try:
         with redis_for(args.data_dir, share=False) as (redis_url, redis_text):
             os.environ["REDIS_URL"] = redis_url
+            if args.public_url:
+                os.environ["PUBLIC_URL"] = args.public_url  # the web app's base for join links
             table.run(options, _banner(url, local_only, redis_text))
     except DataDirInUse as exc:
         print(f"shipmate serve: {exc}; stop it first or pass another --data-dir.", file=sys.stderr)

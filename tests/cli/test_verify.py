@@ -1,0 +1,146 @@
+"""`shipmate verify` and `shipmate export`: an honest finished game passes, a tampered one fails."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+import shipmate.games  # noqa: F401 - registers quest1607
+from shipmate import cli
+from shipmate.rules import HOST, Viewer, create
+from shipmate.rules.dice import dice_in
+from shipmate.store import GameStore, hash_token
+from shipmate.store.games import dumps
+from shipmate.store.keys import state as state_key
+
+from .conftest import StartServe, servers_in
+
+SEED = "c4" * 32
+
+
+def finished_game(store: GameStore, code: str) -> None:
+    """Store a Quest 1607 game played through the engine: two players, some rolled turns, a win.
+
+    Completing every Gold quest takes a whole evening; the fixture marks the winner's quests done
+    (as the rules tests do) and lets the engine take it from there to GameWon (V1).
+    """
+    state, event = create("quest1607", code, {}, SEED)
+    store.create(code, state, event, hash_token("host"))
+    for name, character in [("Anna", "netherlands"), ("Bram", "england")]:
+        store.act(code, {"type": "join", "name": name, "character": character}, Viewer())
+    store.act(code, {"type": "start"}, HOST)
+    for _ in range(4):
+        state = store.load(code)
+        assert state is not None
+        player = Viewer(player=state["turn"]["player"])
+        store.act(code, {"type": "roll"}, player)
+        store.act(code, {"type": "end_turn"}, player)
+    state = store.load(code)
+    assert state is not None
+    winner = state["turn"]["player"]
+    players = {**state["players"], winner: {**state["players"][winner], "level": "done"}}
+    store.client.set(state_key(code), dumps({**state, "players": players}))
+    store.act(code, {"type": "roll"}, Viewer(player=winner))
+    store.act(code, {"type": "reach_edge", "ship": 1}, Viewer(player=winner))
+
+
+@pytest.fixture
+def store(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameStore]:
+    """A game store on the test Redis, which the command finds through REDIS_URL."""
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    with redis.Redis.from_url(redis_url) as client:
+        yield GameStore(client)
+
+
+def exported(tmp_path: Path, code: str) -> dict[str, Any]:
+    """Export a game with the command and return the record it wrote."""
+    out = tmp_path / f"{code}.json"
+    assert cli.main(["export", code, "-o", str(out)]) == 0
+    record: dict[str, Any] = json.loads(out.read_text())
+    return record
+
+
+def verify_record(tmp_path: Path, record: dict[str, Any]) -> int:
+    """Write a record to a file and return `shipmate verify FILE`'s exit status."""
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    return cli.main(["verify", str(path)])
+
+
+def test_an_honest_finished_game_passes(store: GameStore, capsys: pytest.CaptureFixture[str]) -> None:
+    finished_game(store, "HNST22")
+    rolled = sum(1 for event in store.events_since("HNST22", -1) for _ in dice_in(event))
+    assert rolled >= 10
+    assert cli.main(["verify", "hnst22"]) == 0
+    assert f"HNST22: OK, {rolled} dice checked" in capsys.readouterr().out
+
+
+def test_the_export_is_public_and_verifies(store: GameStore, tmp_path: Path) -> None:
+    finished_game(store, "XPRT22")
+    record = exported(tmp_path, "XPRT22")
+    assert record["seed"] == SEED
+    assert record["events"][0]["type"] == "GameCreated"
+    assert "seed" not in record["events"][0], "the public stream holds only the commitment"
+    assert verify_record(tmp_path, record) == 0
+
+
+def test_a_changed_die_fails(
+    store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished_game(store, "TMPR22")
+    record = exported(tmp_path, "TMPR22")
+    rolled = next(e for e in record["events"] if e["type"] == "DiceRolled")
+    move = rolled["dice"]["move"]
+    move["value"] = move["value"] % 6 + 1
+    capsys.readouterr()
+    assert verify_record(tmp_path, record) == 1
+    assert f"die {move['index']} shows {move['value']}" in capsys.readouterr().out
+
+
+def test_another_seed_fails(store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    finished_game(store, "SEED22")
+    record = {**exported(tmp_path, "SEED22"), "seed": "d5" * 32}
+    capsys.readouterr()
+    assert verify_record(tmp_path, record) == 1
+    assert "does not match the commitment" in capsys.readouterr().out
+
+
+def test_a_game_still_playing_cannot_be_checked(
+    store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state, event = create("quest1607", "SAXR22", {}, SEED)
+    store.create("SAXR22", state, event, hash_token("host"))
+    assert cli.main(["verify", "SAXR22"]) == 2
+    assert "seed stays secret" in capsys.readouterr().err
+    assert cli.main(["export", "SAXR22"]) == 2
+    assert verify_record(tmp_path, {"seed": None, "events": [event]}) == 2
+    assert cli.main(["verify", "NNKNWN"]) == 2
+    assert "no game NNKNWN" in capsys.readouterr().err
+
+
+def test_verify_shares_the_redis_of_a_running_server(
+    start_serve: StartServe, data_dir: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    server = start_serve()
+    code = requests.post(f"{server.url}/api/games", json={"game": "quest1607"}, timeout=5).json()["code"]
+    assert cli.main(["verify", code, "--data-dir", str(data_dir)]) == 2
+    assert "seed stays secret" in capsys.readouterr().err
+    assert server.healthy()
+
+
+def test_verify_without_a_server_starts_and_stops_its_own_redis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    data_dir = tmp_path / "data"
+    assert cli.main(["verify", "NNKNWN", "--data-dir", str(data_dir)]) == 2
+    assert (data_dir / "redis" / "redis.log").exists()
+    assert servers_in(data_dir) == []
