@@ -1,0 +1,55 @@
+"""The Flask application: the JSON API, the WebSocket and the web app, over one Redis."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import redis
+from flask import Flask, Response
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .. import games  # noqa: F401  (importing the package registers every game)
+from ..store import GameStore
+from . import api, config, errors, pwa, service, ws
+from .hub import Hub
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self' ws: wss:; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Create the app: configuration from defaults, the environment and `test_config`."""
+    app = Flask(__name__)
+    app.config.update(config.load(test_config))
+    app.config["SOCK_SERVER_OPTIONS"] = {
+        "ping_interval": app.config["WS_KEEPALIVE"],
+        "max_message_size": app.config["MAX_CONTENT_LENGTH"],
+    }
+    if app.config["PROXY_COUNT"]:
+        count = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
+
+    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
+    store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
+    app.extensions["shipmate.store"] = store
+    app.extensions["shipmate.hub"] = Hub(app.config["REDIS_URL"], store, service.update_body)
+
+    errors.init_app(app)
+    app.after_request(_secure)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(ws.bp)
+    app.register_blueprint(pwa.bp)
+    return app
+
+
+def _secure(response: Response) -> Response:
+    """Add the security headers to every response."""
+    response.headers.update(SECURITY_HEADERS)
+    return response

@@ -1,0 +1,108 @@
+"""The JSON API of DESIGN.md: routes that parse the request, call the service and serialise."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, jsonify, request
+
+from ..rules import ruleset as game_ruleset
+from . import service
+from .errors import BadRequest, Unauthorized, request_language
+from .openapi import build_spec
+
+bp = Blueprint("api", __name__)
+
+
+def json_body() -> Any:
+    """Return the request's JSON body, or raise 400 (413 when it is too large)."""
+    try:
+        return json.loads(request.get_data())
+    except ValueError as exc:
+        raise BadRequest({"_body": [f"Malformed JSON: {exc}"]}) from None
+
+
+def bearer_token() -> str | None:
+    """Return the token of ``Authorization: Bearer <token>``, None without one, 401 for another scheme."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized()
+    return token.strip()
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    """Say whether this server and its Redis answer."""
+    if service.store().ping():
+        return _json({"ok": True, "redis": "ok"})
+    return _json({"ok": False, "redis": "down"}, 503)
+
+
+@bp.post("/api/games")
+def create_game() -> Response:
+    """Create a game; the answer holds the host's token (shown once)."""
+    return _json(service.create_game(json_body()), 201)
+
+
+@bp.post("/api/games/<code>/players")
+def join(code: str) -> Response:
+    """Join a game in its lobby; the answer holds the player's token (shown once)."""
+    return _json(service.join(code, json_body()), 201)
+
+
+@bp.get("/api/games/<code>")
+def state(code: str) -> Response:
+    """Return the state view for the bearer's token, or the public view without one."""
+    return _json(service.view(code, bearer_token()))
+
+
+@bp.get("/api/games/<code>/ruleset")
+def ruleset(code: str) -> Response:
+    """Return the ruleset data the game is played with."""
+    service.authenticate(code, bearer_token())
+    response = _json(game_ruleset(service.load_state(code)))
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@bp.post("/api/games/<code>/actions")
+def act(code: str) -> Response:
+    """Run an action for the bearer's token (idempotent under an Idempotency-Key)."""
+    status, body = service.act(code, bearer_token(), json_body(), request.headers.get("Idempotency-Key"),
+                               request_language())
+    return _json(body, status)
+
+
+@bp.get("/api/games/<code>/events")
+def events(code: str) -> Response:
+    """Return every event after version `since`, as the bearer may see them."""
+    return _json(service.events(code, bearer_token(), request.args.to_dict()))
+
+
+@bp.get("/api/games/<code>/qr.svg")
+def qr(code: str) -> Response:
+    """Return the join URL as a QR code."""
+    service.authenticate(code, None)
+    svg = io.BytesIO()
+    segno.make(service.join_url(code), error="m").save(svg, kind="svg", scale=8, border=2, dark="#000")
+    response = Response(svg.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@bp.get("/api/openapi.json")
+def openapi() -> Response:
+    """Return the OpenAPI document of the API, made from the schemas that validate it."""
+    return _json(build_spec())

@@ -1,0 +1,54 @@
+"""Configuration: defaults, then the environment, then a test's own settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    # The Redis that holds every game; required (the CLI passes it).
+    "REDIS_URL": "",
+    # Seconds a game is kept after its last change.
+    "IDLE_TTL": 30 * 24 * 3600,
+    # Largest request body (bytes); a bigger one answers 413.
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    # Base URL of join links and QR codes ("https://ship.example/"); empty: the request's host URL.
+    "PUBLIC_URL": "",
+    # The installable web app served at the site root; missing is fine (API only).
+    "PWA_DIR": str(Path(__file__).resolve().parents[3] / "pwa"),
+    # Fixed-window rate limits per client address: game creations, joins, and requests that name
+    # a game without a valid token (so join codes cannot be guessed by brute force).
+    "RATE_WINDOW": 60,
+    "RATE_LIMIT_GAMES": 30,
+    "RATE_LIMIT_JOINS": 30,
+    "RATE_LIMIT_LOOKUPS": 300,
+    # Reverse proxies in front of the server whose X-Forwarded-* headers are trusted (0: none).
+    "PROXY_COUNT": 0,
+    # WebSocket: updates queued for a socket before it is closed with 1008 (it resumes later).
+    "WS_QUEUE_SIZE": 256,
+    # WebSocket: seconds between {"type": "ping", "version"} messages (the contract: at most 25).
+    "WS_PING_INTERVAL": 20.0,
+    # WebSocket: seconds between protocol pings; a socket that misses a pong is closed.
+    "WS_KEEPALIVE": 30,
+    # WebSocket: seconds a socket closed for overflowing may take to say goodbye before it is cut.
+    "WS_CLOSE_GRACE": 5.0,
+}
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Return the settings the environment overrides, each parsed as the type of its default."""
+    settings: dict[str, Any] = {}
+    for name, default in DEFAULTS.items():
+        if name in environ:
+            settings[name] = type(default)(environ[name])
+    return settings
+
+
+def load(test_config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the whole configuration: defaults, environment, then `test_config`."""
+    config = {**DEFAULTS, **from_environment(os.environ), **(test_config or {})}
+    if not config["REDIS_URL"]:
+        raise RuntimeError("REDIS_URL is required (shipmate serve sets it)")
+    return config

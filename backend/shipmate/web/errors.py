@@ -1,0 +1,205 @@
+"""Every refusal as one JSON shape, ``{"error": code, "message": text, …}``, in Dutch or English."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from ..rules import InvalidAction, RuleViolation, ShipmateError, Text, text
+from ..store import Unavailable
+
+LANGUAGES = ("en", "nl")
+
+Answer = tuple[int, dict[str, Any]]
+
+
+def request_language() -> str:
+    """Return the language the request asks for with Accept-Language: "nl" or "en" (the default)."""
+    return request.accept_languages.best_match(LANGUAGES, default="en") or "en"
+
+
+class ApiError(Exception):
+    """A refusal of the web layer (the rules refuse with ShipmateError)."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, message: Text, **extra: Any) -> None:
+        super().__init__(message["en"])
+        self.message = message
+        self.extra = extra
+
+    def headers(self) -> dict[str, str]:
+        """Return the HTTP headers that go with the refusal."""
+        return {}
+
+
+class BadRequest(ApiError):
+    """A malformed body or an unknown action: `fields` maps each offending field to its messages."""
+
+    def __init__(self, fields: dict[str, list[str]]) -> None:
+        super().__init__(
+            text("Het verzoek klopt niet; zie 'fields'.", "The request is not valid; see 'fields'."),
+            fields=fields,
+        )
+
+
+class Unauthorized(ApiError):
+    """No token, or a token this game does not know."""
+
+    status = 401
+    code = "unauthorized"
+
+    def __init__(self) -> None:
+        super().__init__(text(
+            "Ontbrekende of ongeldige token (Authorization: Bearer <token>).",
+            "Missing or invalid token (Authorization: Bearer <token>).",
+        ))
+
+
+class GameNotFound(ApiError):
+    """No game has this code (or it expired)."""
+
+    status = 404
+    code = "not_found"
+
+    def __init__(self, code: str) -> None:
+        super().__init__(text(f"Er is geen spel met code {code!r}.", f"There is no game with code {code!r}."))
+
+
+class StaleVersion(ApiError):
+    """The client's `expected_version` is not the game's version: nothing was done."""
+
+    status = 409
+    code = "stale_version"
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(
+            text(
+                f"Het spel is al bij versie {current}, niet {expected}: haal de nieuwe stand op.",
+                f"The game is at version {current}, not {expected}: fetch the new state.",
+            ),
+            version=current,
+        )
+
+
+class RateLimited(ApiError):
+    """Too many requests from one address in the current window."""
+
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            text(
+                f"Te veel verzoeken; probeer het over {retry_after} seconden opnieuw.",
+                f"Too many requests; try again in {retry_after} seconds.",
+            ),
+            retry_after=retry_after,
+        )
+
+    def headers(self) -> dict[str, str]:
+        """Tell the client when to come back."""
+        return {"Retry-After": str(self.extra["retry_after"])}
+
+
+UNAVAILABLE = text(
+    "De spelopslag is even niet bereikbaar; probeer het zo opnieuw.",
+    "The game store cannot be reached right now; try again shortly.",
+)
+
+_HTTP_MESSAGES: dict[int, tuple[str, Text]] = {
+    404: ("not_found", text("Dit adres bestaat niet.", "There is nothing at this address.")),
+    405: ("method_not_allowed", text("Deze methode kan hier niet.", "This method is not allowed here.")),
+    413: ("too_large", text("Het verzoek is te groot.", "The request body is too large.")),
+}
+
+# Marshmallow speaks English; these are the messages our schemas can give, in Dutch.
+_DUTCH_FIELD_MESSAGES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p), nl) for p, nl in [
+        (r"^Missing data for required field\.$", "Dit veld is verplicht."),
+        (r"^Unknown field\.$", "Onbekend veld."),
+        (r"^Field may not be null\.$", "Dit veld mag niet leeg (null) zijn."),
+        (r"^Not a valid integer\.$", "Geen geldig geheel getal."),
+        (r"^Not a valid string\.$", "Geen geldige tekst."),
+        (r"^Not a valid boolean\.$", "Geen geldige booleaanse waarde."),
+        (r"^Not a valid mapping type\.$", "Geen geldig object."),
+        (r"^Invalid input type\.$", "Ongeldig type invoer."),
+        (r"^Must be one of: (.*)\.$", r"Moet een van deze zijn: \1."),
+        (r"^Must be greater than or equal to (\S+) and less than or equal to (\S+)\.$",
+         r"Moet tussen \1 en \2 liggen."),
+        (r"^Must be greater than or equal to (\S+)\.$", r"Moet minstens \1 zijn."),
+        (r"^Must be less than or equal to (\S+)\.$", r"Mag hoogstens \1 zijn."),
+        (r"^Length must be between (\S+) and (\S+)\.$", r"De lengte moet tussen \1 en \2 liggen."),
+        (r"^Shorter than minimum length (\S+)\.$", r"Korter dan de minimale lengte \1."),
+        (r"^Longer than maximum length (\S+)\.$", r"Langer dan de maximale lengte \1."),
+        (r"^String does not match expected pattern\.$", "De tekst heeft niet de verwachte vorm."),
+        (r"^Malformed JSON: (.*)$", r"Ongeldige JSON: \1"),
+        (r"^The body must be a JSON object\.$", "De inhoud moet een JSON-object zijn."),
+        (r"^Unknown action (.*)\. Known: (.*)\.$", r"Onbekende actie \1. Bekend: \2."),
+        (r"^1 to 128 visible ASCII characters\.$", "1 tot 128 zichtbare ASCII-tekens."),
+    ]
+]
+
+
+def _in_language(message: str, language: str) -> str:
+    if language == "nl":
+        for pattern, dutch in _DUTCH_FIELD_MESSAGES:
+            if pattern.match(message):
+                return pattern.sub(dutch, message)
+    return message
+
+
+def _translate_fields(fields: Any, language: str) -> Any:
+    if isinstance(fields, dict):
+        return {str(key): _translate_fields(value, language) for key, value in fields.items()}
+    if isinstance(fields, list):
+        return [_translate_fields(value, language) for value in fields]
+    return _in_language(str(fields), language)
+
+
+def answer_for(exc: Exception, language: str) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """Return the status, JSON body and headers that answer a refusal, or re-raise what is no refusal."""
+    if isinstance(exc, ApiError):
+        body = {"error": exc.code, "message": exc.message.get(language, exc.message["en"]), **exc.extra}
+        if "fields" in body:
+            body["fields"] = _translate_fields(body["fields"], language)
+        return exc.status, body, exc.headers()
+    if isinstance(exc, ShipmateError):
+        message = exc.message_in(language)
+        body = {"error": exc.code, "message": message, **exc.details}
+        if isinstance(exc, RuleViolation):
+            body["rule"] = exc.rule
+        if isinstance(exc, InvalidAction):
+            body["fields"] = {str(body.pop("field", "_action")): [message]}
+        return exc.status, body, {}
+    if isinstance(exc, Unavailable):
+        return 503, {"error": "unavailable", "message": UNAVAILABLE.get(language, UNAVAILABLE["en"])}, {}
+    if isinstance(exc, HTTPException):
+        status = exc.code or 500
+        code, known = _HTTP_MESSAGES.get(status, (exc.name.lower().replace(" ", "_"), None))
+        return status, {"error": code, "message": known[language] if known else exc.name}, {}
+    raise exc
+
+
+def refusal(exc: Exception, language: str) -> Answer:
+    """Return the status and body of a refusal (for answers that are stored or sent over a socket)."""
+    status, body, _ = answer_for(exc, language)
+    return status, body
+
+
+def _handle(exc: Exception) -> Response:
+    status, body, headers = answer_for(exc, request_language())
+    response = jsonify(body)
+    response.status_code = status
+    response.headers.update(headers)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Answer every refusal, HTTP error and Redis outage of `app` in the JSON error shape."""
+    for kind in (ApiError, ShipmateError, Unavailable, HTTPException):
+        app.register_error_handler(kind, _handle)

@@ -1,0 +1,250 @@
+"""Push every change to every socket: one Redis subscriber per process, one outbox per socket.
+
+The hub's thread reads the channels of the games that have sockets here and hands each change,
+as one shared `Update`, to each socket's `Outbox`. A socket's own writer thread turns the update
+into JSON for its viewer — computed once per viewer kind and change, not once per socket — and
+sends it. A socket that does not read fills only its own outbox and is closed with 1008 when the
+outbox overflows; it resumes later. When Redis comes back after a restart the hub subscribes again
+and catches up on what it missed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from ..rules import Event, State, Viewer
+from ..store import GameStore, Unavailable, keys
+from ..store.games import dumps
+
+log = logging.getLogger(__name__)
+
+SUBSCRIBE_WAIT = 5.0
+"""Seconds a new socket waits for its game's subscription before its snapshot (a safety net)."""
+
+
+Render = Callable[[State, list[Event], Viewer], dict[str, Any]]
+"""Show a state and its events to a viewer: ``{"version", "events", "state"}``."""
+
+
+class Update:
+    """One published change, shared by every socket of its game; JSON made once per viewer."""
+
+    def __init__(self, message: dict[str, Any], render: Render) -> None:
+        self.version: int = message["version"]
+        self.events: list[Event] = message["events"]
+        self.state: State = message["state"]
+        self.first = self.events[0]["version"] if self.events else self.version
+        self._render = render
+        self._texts: dict[tuple[Viewer, int], str] = {}
+        self._lock = threading.Lock()
+
+    def text_for(self, viewer: Viewer, since: int) -> str:
+        """Return the update message for `viewer`, with the events of the versions after `since`."""
+        since = max(since, self.first - 1)
+        with self._lock:
+            text = self._texts.get((viewer, since))
+            if text is None:
+                events = [event for event in self.events if event["version"] > since]
+                text = dumps({"type": "update", **self._render(self.state, events, viewer)})
+                self._texts[(viewer, since)] = text
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """A client's request for every event after `since` and the current state."""
+
+    since: int
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The last thing a writer does: close the socket with this code and reason."""
+
+    code: int
+    reason: str
+
+
+Item = Update | Resume | str
+
+
+class Outbox:
+    """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`."""
+
+    def __init__(self, size: int) -> None:
+        self._items: deque[Item] = deque()
+        self._size = size
+        self._final: Close | None = None
+        self._ready = threading.Condition()
+
+    def put(self, item: Item) -> bool:
+        """Queue an item; False when the outbox is full (the socket is too slow)."""
+        with self._ready:
+            if self._final is not None:
+                return True
+            if len(self._items) >= self._size:
+                return False
+            self._items.append(item)
+            self._ready.notify()
+            return True
+
+    def finish(self, final: Close) -> None:
+        """Drop whatever waits and make `final` the next and last item (the first finish wins)."""
+        with self._ready:
+            if self._final is None:
+                self._final = final
+                self._items.clear()
+                self._ready.notify()
+
+    @property
+    def finished(self) -> bool:
+        """True once the socket is being closed."""
+        return self._final is not None
+
+    def get(self, timeout: float) -> Item | Close | None:
+        """Return the next item, the final Close, or None when `timeout` passes first."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._items or self._final is not None, timeout)
+            if self._final is not None:
+                return self._final
+            return self._items.popleft() if self._items else None
+
+
+class Socket(Protocol):
+    """What the hub needs of a connected socket."""
+
+    code: str
+
+    def deliver(self, update: Update) -> None:
+        """Queue a change for the socket without ever blocking."""
+
+
+class Hub:
+    """The one Redis subscriber of this process: subscribes while a game has sockets here."""
+
+    def __init__(self, redis_url: str, store: GameStore, render: Render) -> None:
+        # Errors surface at once (no silent reconnects), so every reconnect is followed by a catch-up.
+        self._client = redis.Redis.from_url(redis_url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2)
+        self._store = store
+        self._render = render
+        self._lock = threading.Lock()
+        self._sockets: dict[str, set[Socket]] = {}
+        self._subscribed: dict[str, threading.Event] = {}
+        self._latest: dict[str, int] = {}
+        self._pubsub: Any = None
+        self._thread: threading.Thread | None = None
+
+    def attach(self, sock: Socket) -> None:
+        """Start sending a game's changes to `sock`; return once the game's channel is subscribed."""
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():  # first socket, or a forked child
+                self._pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
+                self._thread = threading.Thread(target=self._run, name="shipmate-hub", daemon=True)
+                self._thread.start()
+            sockets = self._sockets.setdefault(sock.code, set())
+            if not sockets:
+                self._subscribed[sock.code] = threading.Event()
+                with contextlib.suppress(redis.RedisError):  # the hub thread resubscribes on recovery
+                    self._pubsub.subscribe(keys.channel(sock.code))
+            sockets.add(sock)
+            subscribed = self._subscribed[sock.code]
+        subscribed.wait(SUBSCRIBE_WAIT)
+
+    def detach(self, sock: Socket) -> None:
+        """Stop sending to `sock`; unsubscribe from its game when it was the last socket here."""
+        with self._lock:
+            sockets = self._sockets.get(sock.code, set())
+            sockets.discard(sock)
+            if sockets:
+                return
+            self._sockets.pop(sock.code, None)
+            self._subscribed.pop(sock.code, None)
+            self._latest.pop(sock.code, None)
+            with contextlib.suppress(redis.RedisError):
+                self._pubsub.unsubscribe(keys.channel(sock.code))
+
+    def saw(self, code: str, version: int) -> None:
+        """Note that `version` of a game exists (a socket's snapshot), for pings and catch-ups."""
+        with self._lock:
+            if code in self._sockets:
+                self._latest[code] = max(version, self._latest.get(code, -1))
+
+    def latest(self, code: str) -> int:
+        """Return the newest version of a game this process knows of (-1 when none)."""
+        with self._lock:
+            return self._latest.get(code, -1)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                message = self._pubsub.get_message(timeout=1.0)
+            except (redis.RedisError, OSError):
+                log.warning("lost the Redis subscription; reconnecting")
+                self._reconnect()
+                continue
+            if message is None or message["type"] not in ("subscribe", "message"):
+                continue
+            code = keys.channel_code(message["channel"].decode())
+            if message["type"] == "subscribe":
+                with self._lock:
+                    subscribed = self._subscribed.get(code)
+                if subscribed is not None:
+                    subscribed.set()
+            elif message["type"] == "message":
+                self._fan_out(code, json.loads(message["data"]))
+
+    def _fan_out(self, code: str, message: dict[str, Any]) -> None:
+        update = Update(message, self._render)
+        with self._lock:
+            sockets = list(self._sockets.get(code, ()))
+            if sockets:
+                self._latest[code] = max(update.version, self._latest.get(code, -1))
+        for sock in sockets:
+            sock.deliver(update)
+
+    def _reconnect(self) -> None:
+        delay = 0.05
+        while True:
+            time.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            with self._lock:
+                pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
+                codes = list(self._sockets)
+                try:
+                    self._client.ping()
+                    if codes:
+                        pubsub.subscribe(*(keys.channel(code) for code in codes))
+                except redis.RedisError:
+                    pubsub.close()
+                    continue
+                old, self._pubsub = self._pubsub, pubsub
+                known = {code: self._latest.get(code, -1) for code in codes}
+            with contextlib.suppress(redis.RedisError, OSError):
+                old.close()
+            try:
+                self._catch_up(known)
+            except Unavailable:
+                continue
+            return
+
+    def _catch_up(self, known: dict[str, int]) -> None:
+        """Fan out what was published while the subscription was down, one update per game."""
+        for code, version in known.items():
+            state = self._store.load(code)
+            if state is None or state["version"] <= version:
+                continue
+            events = [e for e in self._store.events_since(code, version) if e["version"] <= state["version"]]
+            self._fan_out(code, {"version": state["version"], "events": events, "state": state})
+

@@ -1,0 +1,125 @@
+"""The OpenAPI document, generated from the very marshmallow schemas that validate the requests."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from . import schemas
+
+ERRORS = {
+    400: "Malformed body or unknown action (`fields` says which)",
+    401: "No token, or a token the game does not know",
+    403: "Not allowed for this token (a host action, another player's ship or offer)",
+    404: "No game with this code",
+    409: "Stale `expected_version`, or a lobby conflict (a taken character, a started game)",
+    413: "Body too large",
+    422: "A rule of the game refuses the action (`rule` names it)",
+    429: "Too many requests (see Retry-After)",
+    503: "Redis cannot be reached right now",
+}
+
+CODE = {"name": "code", "in": "path", "required": True,
+        "schema": {"type": "string", "pattern": "^[A-Z2-9]{6}$"}}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "Retries with the same key (per token and game, kept 24 h) get the first answer",
+    "schema": {"type": "string", "maxLength": 128},
+}
+
+
+def _json(schema: Any, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[int, Any]:
+    return {status: _json("Error", ERRORS[status]) for status in statuses}
+
+
+def _action_schemas(spec: APISpec) -> dict[str, Any]:
+    """Register one schema per action type and return the request body: oneOf them by `type`."""
+    mapping: dict[str, str] = {}
+    for name, schema in schemas.ACTIONS.items():
+        component = schema.__name__.removesuffix("Schema") + "Action"
+        if component not in spec.components.schemas:
+            spec.components.schema(component, schema=schema)
+        mapping[name] = f"#/components/schemas/{component}"
+    return {
+        "oneOf": [{"$ref": ref} for ref in dict.fromkeys(mapping.values())],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+
+
+@cache
+def build_spec() -> dict[str, Any]:
+    """Return the OpenAPI 3 document of every route (WebSocket included, as its handshake)."""
+    spec = APISpec(title="Shipmate", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
+                   info={"description": "The phone companion for Quest 1607 (DESIGN.md)."})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for name in ("Error", "Health", "GameCreated", "Joined", "StateView", "Event", "ActionResult",
+                 "EventList"):
+        spec.components.schema(name, schema=getattr(schemas, f"{name}Schema"))
+    spec.components.schema("CreateGame", schema=schemas.CreateGameSchema)
+    spec.components.schema("Join", schema=schemas.JoinSchema)
+    bearer: list[dict[str, list[str]]] = [{"bearer": []}]
+    optional_bearer: list[dict[str, list[str]]] = [{}, {"bearer": []}]
+
+    spec.path(path="/healthz", operations={"get": {
+        "summary": "Health of this server and its Redis",
+        "responses": {200: _json("Health", "Up"), 503: _json("Health", "Redis is down")},
+    }})
+    spec.path(path="/api/games", operations={"post": {
+        "summary": "Create a game",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "CreateGame"}}},
+        "responses": {201: _json("GameCreated", "Created"), **_errors(400, 413, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}", parameters=[CODE], operations={"get": {
+        "summary": "The state view for the bearer's token (public without one)",
+        "security": optional_bearer,
+        "responses": {200: _json("StateView", "The state view"), **_errors(401, 404, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/players", parameters=[CODE], operations={"post": {
+        "summary": "Join the lobby",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Join"}}},
+        "responses": {201: _json("Joined", "Joined"), **_errors(400, 404, 409, 413, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/ruleset", parameters=[CODE], operations={"get": {
+        "summary": "The ruleset data the game is played with",
+        "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(401, 404, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/actions", parameters=[CODE, IDEMPOTENCY_KEY], operations={"post": {
+        "summary": "Run an action",
+        "security": bearer,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _action_schemas(spec)}}},
+        "responses": {200: _json("ActionResult", "Applied"),
+                      **_errors(400, 401, 403, 404, 409, 413, 422, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/events", parameters=[CODE], operations={"get": {
+        "summary": "Every event after a version",
+        "security": optional_bearer,
+        "parameters": [{"name": "since", "in": "query", "required": False,
+                        "schema": {"type": "integer", "minimum": -1, "default": -1}}],
+        "responses": {200: _json("EventList", "The events"), **_errors(400, 401, 404, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/qr.svg", parameters=[CODE], operations={"get": {
+        "summary": "The join URL as a QR code",
+        "responses": {200: {"description": "SVG",
+                            "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                      **_errors(404, 429, 503)},
+    }})
+    spec.path(path="/api/openapi.json", operations={"get": {
+        "summary": "This document", "responses": {200: {"description": "OpenAPI 3"}},
+    }})
+    spec.path(path="/ws/games/{code}", parameters=[CODE], operations={"get": {
+        "summary": "WebSocket: a snapshot, then every change (see DESIGN.md)",
+        "description": "Query `token` (optional: the public view). Server messages: snapshot, update, "
+                       "ping, pong, result, error. Client messages: resume {since}, ping, "
+                       "action {id, action, idempotency_key?}.",
+        "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}}],
+        "responses": {101: {"description": "Switching protocols"}, **_errors(401, 404, 429, 503),
+                      403: _json("Error", "Another site's Origin")},
+    }})
+    return spec.to_dict()

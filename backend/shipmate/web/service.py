@@ -1,0 +1,200 @@
+"""What the API does, shared by the HTTP routes and the WebSocket: authenticate, act, view, join."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, request
+
+from ..rules import PUBLIC, Action, Event, ShipmateError, State, Viewer, create, event_view_for, view_for
+from ..store import Conflict, GameStore, Unavailable, hash_token
+from ..store.games import Change
+from . import schemas
+from .errors import (
+    Answer,
+    ApiError,
+    BadRequest,
+    GameNotFound,
+    RateLimited,
+    StaleVersion,
+    Unauthorized,
+    refusal,
+)
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+log = logging.getLogger(__name__)
+
+
+def store() -> GameStore:
+    """Return the app's game store."""
+    game_store: GameStore = current_app.extensions["shipmate.store"]
+    return game_store
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who makes a request: a viewer, and the hash of their token (None for the public screen)."""
+
+    viewer: Viewer
+    token_hash: str | None
+
+
+def limit(scope: str) -> None:
+    """Count one request of the client's address in `scope`; refuse it past the configured limit."""
+    window = int(current_app.config["RATE_WINDOW"])
+    allowed = int(current_app.config[f"RATE_LIMIT_{scope.upper()}"])
+    if store().hit(scope, request.remote_addr or "-", window) > allowed:
+        raise RateLimited(window)
+
+
+def authenticate(code: str, token: str | None) -> Caller:
+    """Return who `token` is in game `code`; without a token, the public screen.
+
+    404 for an unknown game, 401 for a token the game does not know. Requests without a valid
+    token count against the lookup limit, so join codes cannot be guessed by brute force.
+    """
+    if token:
+        token_hash = hash_token(token)
+        role = store().role(code, token_hash)
+        if role is not None:
+            viewer = Viewer(host=True) if role.get("host") else Viewer(player=role["player"])
+            return Caller(viewer, token_hash)
+    limit("lookups")
+    if store().load(code) is None:
+        raise GameNotFound(code)
+    if token:
+        raise Unauthorized()
+    return Caller(PUBLIC, None)
+
+
+def load_state(code: str) -> State:
+    """Return a game's internal state, or raise 404."""
+    state = store().load(code)
+    if state is None:
+        raise GameNotFound(code)
+    return state
+
+
+def new_code() -> str:
+    """Return a random game code: 6 characters without 0, O, 1, I and L."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def join_url(code: str) -> str:
+    """Return the URL that lets a phone join the game (PUBLIC_URL, else this request's host)."""
+    base = current_app.config["PUBLIC_URL"] or request.host_url
+    return f"{base.rstrip('/')}/join/{code}"
+
+
+def create_game(body: Any) -> dict[str, str]:
+    """Create a game with a fresh code, secret seed and host token."""
+    limit("games")
+    payload = schemas.load(schemas.CreateGameSchema(), body)
+    seed = secrets.token_hex(32)
+    host_token = secrets.token_urlsafe(16)
+    while True:
+        code = new_code()
+        state, event = create(payload["game"], code, payload["options"], seed)
+        try:
+            store().create(code, state, event, hash_token(host_token))
+        except Conflict:  # the code is taken: draw another
+            continue
+        return {"code": code, "host_token": host_token, "join_url": join_url(code)}
+
+
+def _commit(code: str, action: Action, actor: Viewer, **options: Any) -> Change:
+    try:
+        return store().act(code, action, actor, **options)
+    except KeyError as exc:
+        if exc.args != (code,):
+            raise
+        raise GameNotFound(code) from None
+
+
+def _joined(events: list[Event]) -> str:
+    return next(str(event["player_id"]) for event in events if event["type"] == "PlayerJoined")
+
+
+def join(code: str, body: Any) -> dict[str, str]:
+    """Seat a new player in the lobby and give them a token, stored in the same atomic step."""
+    limit("joins")
+    payload = schemas.load(schemas.JoinSchema(), body)
+    token = secrets.token_urlsafe(16)
+    action = {"type": "join", "name": payload["name"], "character": payload["character"]}
+    change = _commit(code, action, PUBLIC,
+                     new_token=lambda events: (hash_token(token), {"player": _joined(events)}))
+    return {"player_id": _joined(change.events), "token": token}
+
+
+def view(code: str, token: str | None) -> State:
+    """Return the state view for the bearer of `token` (the public view without one)."""
+    caller = authenticate(code, token)
+    return view_for(load_state(code), caller.viewer)
+
+
+def events(code: str, token: str | None, query: Any) -> dict[str, Any]:
+    """Return every event after version `since`, as the caller may see them."""
+    caller = authenticate(code, token)
+    since = schemas.load(schemas.EventsQuerySchema(), query)["since"]
+    state = load_state(code)
+    found = [e for e in store().events_since(code, since) if e["version"] <= state["version"]]
+    return {"version": state["version"],
+            "events": [event_view_for(state, event, caller.viewer) for event in found]}
+
+
+def update_body(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
+    """Return ``{"version", "events", "state"}`` as `viewer` may see them."""
+    return {
+        "version": state["version"],
+        "events": [event_view_for(state, event, viewer) for event in events],
+        "state": view_for(state, viewer),
+    }
+
+
+def _apply(code: str, caller: Caller, body: Any, language: str) -> Answer:
+    try:
+        action, expected = schemas.load_action(body)
+        try:
+            change = _commit(code, action, caller.viewer, expected_version=expected)
+        except Conflict as exc:
+            raise StaleVersion(expected if expected is not None else -1, exc.current) from None
+    except (ApiError, ShipmateError) as exc:
+        return refusal(exc, language)
+    return 200, update_body(change.state, change.events, caller.viewer)
+
+
+def act(code: str, token: str | None, body: Any, idempotency_key: str | None, language: str) -> Answer:
+    """Run an action for the bearer of `token` and return the answer (status, body).
+
+    The answer under an Idempotency-Key, success or refusal, is stored for 24 hours and given to
+    every retry with that key; a retry that arrives while the first is running waits for it.
+    Raises ApiError when the caller is not known (401, 404, 429) and Unavailable without Redis.
+    """
+    if not token:
+        raise Unauthorized()
+    caller = authenticate(code, token)
+    assert caller.token_hash is not None  # a token was given and authenticate did not refuse it
+    if idempotency_key is None:
+        return _apply(code, caller, body, language)
+    if not IDEMPOTENCY_KEY.match(idempotency_key):
+        return refusal(BadRequest({"Idempotency-Key": ["1 to 128 visible ASCII characters."]}), language)
+    stored = store().remembered(code, caller.token_hash, idempotency_key)
+    if stored is not None:
+        return int(stored["status"]), stored["body"]
+    try:
+        status, answer = _apply(code, caller, body, language)
+    except BaseException:
+        store().forget(code, caller.token_hash, idempotency_key)
+        raise
+    try:
+        store().remember(code, caller.token_hash, idempotency_key, {"status": status, "body": answer})
+    except Unavailable:  # the change is made and answered; only a late retry could repeat it
+        log.warning("could not store the answer under Idempotency-Key %r of game %s", idempotency_key, code)
+    return status, answer

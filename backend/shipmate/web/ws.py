@@ -1,0 +1,228 @@
+"""WS /ws/games/{code}?token=…: a snapshot, then every change as the socket's viewer may see it.
+
+Each socket has three threads: the request's (reads the client's messages and runs its actions),
+simple-websocket's (reads the wire and answers protocol pings) and its own writer (drains the
+socket's outbox, so that a slow reader holds up nobody but itself).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, g, request
+from flask_sock import Sock
+from simple_websocket import ConnectionClosed
+
+from ..rules import view_for
+from ..store import GameStore, Unavailable
+from ..store.games import dumps
+from . import service
+from .errors import ApiError, BadRequest, refusal, request_language
+from .hub import Close, Hub, Outbox, Resume, Update
+from .service import Caller
+
+bp = Blueprint("ws", __name__)
+sock = Sock()
+
+RECEIVE_POLL = 5.0
+"""Seconds between checks, while the client is silent, whether the writer closed the socket."""
+
+
+class ForbiddenOrigin(ApiError):
+    """A browser page of another site tried to open a socket."""
+
+    status = 403
+    code = "forbidden"
+
+    def __init__(self, origin: str) -> None:
+        super().__init__({
+            "nl": f"Verbindingen vanaf {origin!r} zijn niet toegestaan.",
+            "en": f"Connections from {origin!r} are not allowed.",
+        })
+
+
+@bp.before_request
+def check_handshake() -> None:
+    """Refuse a foreign Origin (403), an unknown game (404) or token (401) before the upgrade."""
+    origin = request.headers.get("Origin")
+    if origin and urlsplit(origin).netloc != request.host:
+        raise ForbiddenOrigin(origin)
+    code = (request.view_args or {})["code"]
+    g.caller = service.authenticate(code, request.args.get("token"))
+
+
+@sock.route("/ws/games/<code>", bp=bp)  # type: ignore[untyped-decorator]
+def game_socket(ws: Any, code: str) -> None:
+    """Serve one socket until it closes."""
+    hub: Hub = current_app.extensions["shipmate.hub"]
+    token = request.args.get("token")
+    Connection(ws, code, g.caller, token, hub, service.store(), current_app.config).serve()
+
+
+class Connection:
+    """One client's socket: its viewer, the version it has, its outbox and its writer."""
+
+    def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, hub: Hub, store: GameStore,
+                 config: Any) -> None:
+        self.ws = ws
+        self.code = code
+        self.viewer = caller.viewer
+        self.token = token
+        self.hub = hub
+        self.store = store
+        self.language = request_language()
+        self.version = -1
+        self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
+        self.ping_interval = float(config["WS_PING_INTERVAL"])
+        self.close_grace = float(config["WS_CLOSE_GRACE"])
+        self._write_lock = threading.Lock()
+
+    def serve(self) -> None:
+        """Send the snapshot, start the writer, then answer the client's messages until it leaves."""
+        self.hub.attach(self)
+        try:
+            try:
+                self._catch_up(self.version)
+            except Unavailable:
+                self._send_unavailable()
+                self.ws.close(reason=1011, message="unavailable")
+                return
+            threading.Thread(target=self._write, name=f"ws-writer-{self.code}", daemon=True).start()
+            while not self.outbox.finished:
+                raw = self.ws.receive(timeout=RECEIVE_POLL)
+                if raw is not None:
+                    self._handle(raw)
+        finally:
+            self.hub.detach(self)
+            self.outbox.finish(Close(1000, "bye"))
+
+    def deliver(self, update: Update) -> None:
+        """Queue a change (the hub's thread); a full outbox closes the socket with 1008."""
+        if not self.outbox.put(update):
+            self._overflow()
+
+    def _queue(self, item: Update | Resume | str) -> None:
+        if not self.outbox.put(item):
+            self._overflow()
+
+    def _overflow(self) -> None:
+        self.outbox.finish(Close(1008, "too many unread updates; resume"))
+        # A writer stuck on a peer that reads nothing cannot send the close frame: cut it then.
+        timer = threading.Timer(self.close_grace, self._cut)
+        timer.daemon = True
+        timer.start()
+
+    def _cut(self) -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            self.ws.sock.shutdown(socket.SHUT_RDWR)
+
+    # ---- the client's messages (the request's thread) ------------------------------------------
+
+    def _handle(self, raw: str | bytes) -> None:
+        try:
+            message = json.loads(raw)
+        except ValueError as exc:
+            self._refuse(None, BadRequest({"_body": [f"Malformed JSON: {exc}"]}))
+            return
+        if not isinstance(message, dict):
+            self._refuse(None, BadRequest({"_body": ["The body must be a JSON object."]}))
+            return
+        kind, message_id = message.get("type"), message.get("id")
+        if kind == "ping":
+            self._queue(dumps({"type": "pong", "version": self._latest()}))
+        elif kind == "resume":
+            since = message.get("since")
+            if isinstance(since, bool) or not isinstance(since, int):
+                self._refuse(message_id, BadRequest({"since": ["Not a valid integer."]}))
+            else:
+                self._queue(Resume(since))
+        elif kind == "action":
+            self._send_answer("result", message_id, self._act(message))
+        else:
+            self._refuse(message_id, BadRequest({"type": ["Must be one of: action, resume, ping."]}))
+
+    def _act(self, message: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        key = message.get("idempotency_key")
+        try:
+            if key is not None and not isinstance(key, str):
+                raise BadRequest({"idempotency_key": ["Not a valid string."]})
+            return service.act(self.code, self.token, message.get("action"), key, self.language)
+        except (ApiError, Unavailable) as exc:
+            return refusal(exc, self.language)
+
+    def _refuse(self, message_id: Any, exc: Exception) -> None:
+        self._send_answer("error", message_id, refusal(exc, self.language))
+
+    def _send_answer(self, kind: str, message_id: Any, answer: tuple[int, dict[str, Any]]) -> None:
+        status, body = answer
+        self._queue(dumps({"type": kind, "id": message_id, "status": status, **body}))
+
+    # ---- the writer thread ----------------------------------------------------------------------
+
+    def _write(self) -> None:
+        next_ping = time.monotonic() + self.ping_interval
+        try:
+            while True:
+                item = self.outbox.get(timeout=max(0.0, next_ping - time.monotonic()))
+                if isinstance(item, Close):
+                    with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
+                        self.ws.close(reason=item.code, message=item.reason)
+                    return
+                if item is None or time.monotonic() >= next_ping:
+                    self._send(dumps({"type": "ping", "version": self._latest()}))
+                    next_ping = time.monotonic() + self.ping_interval
+                if isinstance(item, Update):
+                    self._send_update(item)
+                elif isinstance(item, Resume):
+                    self._resume(item.since)
+                elif isinstance(item, str):
+                    self._send(item)
+        except (ConnectionClosed, OSError):
+            self.outbox.finish(Close(1006, "gone"))
+
+    def _send(self, text: str) -> None:
+        with self._write_lock:
+            self.ws.send(text)
+
+    def _latest(self) -> int:
+        return max(self.hub.latest(self.code), self.version)
+
+    def _send_update(self, update: Update) -> None:
+        if update.version <= self.version:
+            return  # already in the snapshot or a resume
+        if update.first > self.version + 1:  # changes went missing (a Redis restart): fetch them
+            self._resume(self.version)
+            return
+        self._send(update.text_for(self.viewer, self.version))
+        self.version = update.version
+
+    def _resume(self, since: int) -> None:
+        try:
+            self._catch_up(since)
+        except Unavailable:
+            self._send_unavailable()
+
+    def _send_unavailable(self) -> None:
+        status, body = refusal(Unavailable(), self.language)
+        self._send(dumps({"type": "error", "id": None, "status": status, **body}))
+
+    def _catch_up(self, since: int) -> None:
+        """Send every event after `since` and the current state; a snapshot when `since` is ahead."""
+        state = self.store.load(self.code)
+        if state is None:
+            self.outbox.finish(Close(1000, "the game is gone"))
+            return
+        version = state["version"]
+        if since < 0 or since > version:
+            self._send(dumps({"type": "snapshot", "version": version, "state": view_for(state, self.viewer)}))
+        else:
+            events = [e for e in self.store.events_since(self.code, since) if e["version"] <= version]
+            self._send(dumps({"type": "update", **service.update_body(state, events, self.viewer)}))
+        self.version = version
+        self.hub.saw(self.code, version)
