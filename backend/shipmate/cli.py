@@ -22,7 +22,7 @@ from . import games  # noqa: F401 - importing it registers every game with the r
 from . import serve as table
 from .embedded import DataDirInUse, EmbeddedRedis
 from .rules import PUBLIC, event_view_for, verify, view_for
-from .store import GameStore
+from .store import GameStore, Unavailable
 
 CODE = re.compile(r"[A-HJKMNP-Z2-9]{6}")
 SEED = re.compile(r"[0-9a-f]{64}")
@@ -115,9 +115,7 @@ def public_record(client: redis.Redis, code: str) -> dict[str, Any]:
         raise CannotCheck(f"there is no game {code}")
     seed = view_for(state, PUBLIC).get("seed")
     if not seed:
-        raise CannotCheck(
-            f"game {code} is {state.get('phase', 'not finished')}: its seed stays secret until it ends"
-        )
+        raise CannotCheck(f"game {code} is not finished ({state.get('phase')}): its seed stays secret")
     events = [event_view_for(state, event, PUBLIC) for event in store.events_since(code, -1)]
     return {"seed": seed, "events": events}
 
@@ -147,6 +145,11 @@ def _target(value: str) -> str:
     raise argparse.ArgumentTypeError(f"{value!r} is neither a game code nor a file")
 
 
+def _cannot(what: str, exc: Exception) -> int:
+    print(f"Cannot {what}: {str(exc).rstrip('.')}.", file=sys.stderr)
+    return CANNOT_CHECK
+
+
 def verify_command(args: argparse.Namespace) -> int:
     """Check every die of a finished game against its revealed seed."""
     path, name = Path(args.target), args.target.upper()
@@ -156,9 +159,8 @@ def verify_command(args: argparse.Namespace) -> int:
         else:
             with _connected(args.data_dir) as client:
                 record = public_record(client, name)
-    except CannotCheck as exc:
-        print(f"Cannot verify: {exc}.", file=sys.stderr)
-        return CANNOT_CHECK
+    except (CannotCheck, Unavailable) as exc:
+        return _cannot("verify", exc)
     seed = record["seed"]
     if not isinstance(seed, str) or not SEED.fullmatch(seed):
         print(f"{name}: the seed is not 64 hex digits: {seed!r}", file=sys.stderr)
@@ -178,9 +180,8 @@ def export_command(args: argparse.Namespace) -> int:
     try:
         with _connected(args.data_dir) as client:
             record = public_record(client, args.target)
-    except CannotCheck as exc:
-        print(f"Cannot export: {exc}.", file=sys.stderr)
-        return CANNOT_CHECK
+    except (CannotCheck, Unavailable) as exc:
+        return _cannot("export", exc)
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     if args.output:
         Path(args.output).write_text(text)
