@@ -8,6 +8,7 @@ least ``name`` and ``character``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .core import Action, Event, State, Viewer
@@ -71,14 +72,69 @@ def one_of(action: Action, key: str, allowed: Collection[str]) -> str:
     return value
 
 
-def created_event(game: str, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
-    """Return a game's first event: its code, its secret seed, the seed's commitment, its options."""
-    try:
-        seed_hash = commitment(seed_hex)
-    except ValueError:
-        raise InvalidAction(text("Het zaad is geen hex.", "The seed is not hex."), field="seed") from None
-    return {"type": "GameCreated", "game": game, "code": code, "seed": seed_hex,
-            "seed_hash": seed_hash, "options": dict(options)}
+Rule = tuple[Callable[[Any], bool], str, str]
+"""A house rule's check: a test of the value, and what it must be in Dutch and English."""
+
+
+def whole_rule(low: int, optional: bool = False) -> Rule:
+    """Return the check of a whole-number house rule from `low` (or null when `optional`)."""
+    def ok(value: Any) -> bool:
+        if value is None:
+            return optional
+        return not isinstance(value, bool) and isinstance(value, int) and value >= low
+    none_nl, none_en = (" of null", " or null") if optional else ("", "")
+    return ok, f"een geheel getal vanaf {low}{none_nl}", f"a whole number from {low}{none_en}"
+
+
+def choice_rule(*allowed: str) -> Rule:
+    """Return the check of a house rule that is one of `allowed`."""
+    shown = ", ".join(f'"{a}"' for a in allowed)
+    return (lambda value: value in allowed), f"een van {shown}", f"one of {shown}"
+
+
+def house_options(options: Mapping[str, Any], defaults: Mapping[str, Any],
+                  rules: Mapping[str, Rule]) -> dict[str, Any]:
+    """Check options of the form ``{"house_rules": {…}}`` strictly; fill in every default."""
+    def bad(where: str, nl: str, en: str) -> InvalidAction:
+        return InvalidAction(text(f"{where} moet {nl} zijn.", f"{where} must be {en}."), field=where)
+
+    if not isinstance(options, Mapping) or any(key != "house_rules" for key in options):
+        raise bad("options", 'een object met alleen "house_rules"', 'an object with only "house_rules"')
+    house = options.get("house_rules", {})
+    if not isinstance(house, Mapping):
+        raise bad("house_rules", "een object", "an object")
+    for key in house:
+        if key not in defaults:
+            raise bad(f"house_rules.{key}", f"een van {', '.join(defaults)}",
+                      f"one of {', '.join(defaults)}")
+    merged = {**defaults, **house}
+    for key, (ok, nl, en) in rules.items():
+        if not ok(merged[key]):
+            raise bad(f"house_rules.{key}", nl, en)
+    return {"house_rules": merged}
+
+
+@dataclass(slots=True)
+class PureGame:
+    """A game assembled from its pure functions: everything the core's Game protocol asks for."""
+
+    name: str
+    options: Callable[[Mapping[str, Any]], dict[str, Any]]
+    decide: Callable[[State, Action, Viewer], list[Event]]
+    evolve: Callable[[State, Event], State]
+    view_for: Callable[[State, Viewer], State]
+    event_view_for: Callable[[Event, Viewer], Event]
+    ruleset: Callable[[State], dict[str, Any]]
+
+    def created(self, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
+        """Return the first event: the code, the secret seed, its commitment, the checked options."""
+        try:
+            seed_hash = commitment(seed_hex)
+        except ValueError:
+            raise InvalidAction(text("Het zaad is geen hex.", "The seed is not hex."),
+                                field="seed") from None
+        return {"type": "GameCreated", "game": self.name, "code": code, "seed": seed_hex,
+                "seed_hash": seed_hash, "options": self.options(options)}
 
 
 def without_seed(event: Event) -> Event:

@@ -1,4 +1,4 @@
-"""Decide Serenissima's actions: check the rules of RULES.md (SE1–SE20), then say what happened."""
+"""Decide Serenissima's actions: check the rules of RULES.md (SE1–SE19), then say what happened."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def _playing(state: State) -> None:
     if state["phase"] == "lobby":
         raise RuleViolation("SE4", text("Het spel is nog niet begonnen.", "The game has not started yet."))
     if state["phase"] == "finished":
-        raise RuleViolation("SE20", text("Het spel is afgelopen.", "The game is over."))
+        raise RuleViolation("SE19", text("Het spel is afgelopen.", "The game is over."))
 
 
 def _in_phase(state: State, number: int, nl: str, en: str) -> None:
@@ -377,7 +377,7 @@ def _withdraw_sale(state: State, action: Action, actor: Viewer) -> list[Event]:
     return [{"type": "SaleWithdrawn", "offer_id": offer["id"]}]
 
 
-# ---- the end of a phase, a round, the game (SE4, SE18–SE20) --------------------------------
+# ---- the end of a phase, a round, the game (SE4, SE18–SE19) --------------------------------
 
 
 @decides("finish_phase")
@@ -399,7 +399,7 @@ def _finish_phase(state: State, action: Action, actor: Viewer) -> list[Event]:
         return [*events, {"type": "PhaseBegan", "round": state["round"], "number": state["step"] + 1}]
     last = settings(state)["rounds"]
     if last is not None and state["round"] >= last:
-        return [*events, {"type": "GameEnded", "round": state["round"]}]  # SE20
+        return [*events, {"type": "GameEnded", "round": state["round"]}]  # SE19
     # SE4: after the sixth phase the round marker moves on and a new round begins
     return [*events, {"type": "RoundBegan", "round": state["round"] + 1}]
 
@@ -408,4 +408,4 @@ def _finish_phase(state: State, action: Action, actor: Viewer) -> list[Event]:
 def _end_game(state: State, action: Action, actor: Viewer) -> list[Event]:
     require_host(actor, "beëindigt het spel", "ends the game")
     _playing(state)
-    return [{"type": "GameEnded", "round": state["round"]}]  # SE20
+    return [{"type": "GameEnded", "round": state["round"]}]  # SE19
