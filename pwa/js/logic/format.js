@@ -31,8 +31,8 @@ export function requirementText(r) {
 }
 
 /** "3 Cotton + 1 Wood" (zero counts left out; "—" for nothing). */
-export function formatResources(map, joiner = ' + ') {
-  const parts = Object.entries(map || {}).filter(([, n]) => n).map(([res, n]) => `${n} ${resName(res)}`);
+export function formatResources(map, joiner = ' + ', keepZero = false) {
+  const parts = Object.entries(map || {}).filter(([, n]) => n || keepZero).map(([res, n]) => `${n} ${resName(res)}`);
   return parts.length ? parts.join(joiner) : '—';
 }
 
@@ -46,7 +46,7 @@ export function explain(check) {
   if (!check || check.ok) return '';
   const p = { ...check.params };
   if (p.cost) p.cost = formatResources(p.cost);
-  if (p.have) p.have = formatResources(p.have, ', ').replace(/^—$/, '0');
+  if (p.have) p.have = formatResources(p.have, ', ', true);
   if (p.what) p.what = what(p.what);
   if (p.res) p.res = resName(p.res);
   if (p.level) p.level = t(p.level);

@@ -89,6 +89,7 @@ export function turnCheck(state, me, { needRoll = true } = {}) {
   const active = activePlayer(state);
   if (!state.turn || state.turn.player !== me) return no('T5', 'r_T5', { name: active ? active.name : '?' });
   if (needRoll && !state.turn.rolled) return no('T1', 'r_T1');
+  if (state.combat) return no('C6', 'r_combat');
   return OK;
 }
 
@@ -255,16 +256,19 @@ export function canAccept(state, me, offer) {
 }
 
 export function canEndTurn(state, me) {
-  const base = turnCheck(state, me);
-  if (!base.ok) return base;
-  if (state.combat) return no('C6', 'r_combat');
+  return turnCheck(state, me);
+}
+
+/** S1: the host starts once at least two players sit at the table. */
+export function canStart(state, minPlayers = 2) {
+  if (!state || state.phase !== 'lobby') return no('S5', 'r_phase');
+  if (state.players.length < minPlayers) return no('S1', 'r_players', { n: minPlayers, m: state.players.length });
   return OK;
 }
 
 export function canAttack(state, ruleset, me, ship, target, targetShip) {
   const base = turnCheck(state, me);
   if (!base.ok) return base;
-  if (state.combat) return no('C6', 'r_combat');
   if (effect(state, ruleset, 'no_combat').length) return no('E1', 'r_event_ban', { title: state.event.title });
   if (!ship || !target || !targetShip || target === me) return no('C1', 'r_no_target');
   return OK;
@@ -287,7 +291,7 @@ export function canFire(state, me) {
   const combat = state && state.combat;
   if (!combat) return no('C6', 'r_no_combat');
   if (!combatSide(state, me)) return no('C6', 'r_not_side');
-  if (combat.stage !== 'firing') return no('C6', 'r_stage', { stage: combat.stage });
+  if (combat.stage !== 'firing' && combat.stage !== 'surrender_offered') return no('C6', 'r_stage', { stage: combat.stage });
   if (combat.shooter !== me) {
     const shooter = playerById(state, combat.shooter);
     return no('C6', 'r_not_shooter', { name: shooter ? shooter.name : '?' });
@@ -299,7 +303,8 @@ export function canSurrender(state, me) {
   const combat = state && state.combat;
   if (!combat) return no('C8', 'r_no_combat');
   if (!combatSide(state, me)) return no('C8', 'r_not_side');
-  if (combat.stage !== 'firing') return no('C8', 'r_stage', { stage: combat.stage });
+  const open = combat.stage === 'firing' || combat.stage === 'surrender_offered';
+  if (!open || surrenderedBy(combat) === me) return no('C8', 'r_stage', { stage: combat.stage });
   return OK;
 }
 

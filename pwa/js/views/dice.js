@@ -1,7 +1,7 @@
 // The dice: the animation every page uses, and /dice/CODE, the table device that shows each roll
-// big. It rolls for whoever's turn it is only with the host's authority (the host token on this
-// device, handed over from the host's phone as a #host=… link); otherwise the active phone rolls.
-import { saveTokens, tokensFor } from '../api.js';
+// big. The roll is the active player's act (the server refuses it from the host token), so the
+// active phone rolls; this page shows a Roll button only when this device holds that player's token.
+import { tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { activePlayer, allowance } from '../logic/rules.js';
@@ -51,12 +51,8 @@ export function broughtBy(event, state, ruleset) {
 }
 
 export async function mount(root, { code }) {
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  if (fragment.get('host')) {
-    saveTokens(code, { host: fragment.get('host') });
-    history.replaceState(null, '', location.pathname);
-  }
-  const hostToken = tokensFor(code).host || null;
+  const mine = tokensFor(code);
+  const token = (mine.player && mine.player.token) || mine.host || null;
   let state = null;
   let session;
   let rollEvent = null;
@@ -73,10 +69,9 @@ export async function mount(root, { code }) {
       <div class="dice-row giant" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : ''}</div>
       ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(sameTurn ? rollEvent : null, state, rs))}</strong></p>
         <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : html`<p class="muted">${t('no_roll')}</p>`}
-      ${hostToken && active && state.phase === 'playing' && !state.turn.rolled
+      ${mine.player && active && active.id === mine.player.id && state.phase === 'playing' && !state.turn.rolled
         ? html`<button type="button" id="table-roll" class="primary huge">${t('roll_for', { name: active.name })}</button>`
-        : ''}
-      ${hostToken ? '' : html`<p class="muted small">${t('dice_table_info')}</p>`}
+        : html`<p class="muted small">${t('dice_table_info')}</p>`}
     </section>`);
     paintSwatches(root);
     const key = dice ? dice.move.index : null;
@@ -96,7 +91,7 @@ export async function mount(root, { code }) {
   }
 
   const off = listen(root, { click: onClick });
-  session = await openGame(code, hostToken, {
+  session = await openGame(code, token, {
     onState: (s) => { state = s; draw(); },
     onEvents: (events) => { const roll = lastRoll(events); if (roll) rollEvent = roll; },
   });

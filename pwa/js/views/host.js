@@ -3,8 +3,8 @@
 import { api, tokensFor } from '../api.js';
 import { html, render, trusted } from '../html.js';
 import { t } from '../i18n.js';
-import { playerById, resourceIds } from '../logic/rules.js';
-import { formatResources, resName } from '../logic/format.js';
+import { canStart, playerById, resourceIds } from '../logic/rules.js';
+import { explain, formatResources, resName } from '../logic/format.js';
 import { luckPerPlayer, timeline } from '../logic/stats.js';
 import { barChart, lineChart } from '../charts.js';
 import { openGame } from '../session.js';
@@ -49,12 +49,11 @@ export async function mount(root, { code }) {
     const ids = resourceIds(rs, state);
     if (!ui.player && state.players.length) ui.player = state.players[0].id;
     const target = playerById(state, ui.player);
-    const diceLink = `${location.origin}/dice/${code}#host=${encodeURIComponent(hostToken)}`;
     render(root, html`
       <section class="card"><h1>${t('host_panel')} <span class="mono">${code}</span></h1>
         <p>${state.phase === 'lobby' ? t('lobby') : state.phase === 'finished' ? t('finished') : t('round', { n: state.round })}</p>
-        ${state.phase === 'lobby' ? html`<button type="button" id="host-start" class="primary wide" ${state.players.length ? '' : html`disabled aria-describedby="start-why"`}>${t('start_game')}</button>
-          ${state.players.length ? '' : html`<p class="why" id="start-why">S5 · ${t('need_players')}</p>`}` : ''}
+        ${state.phase === 'lobby' ? (canStart(state).ok ? html`<button type="button" id="host-start" class="primary wide">${t('start_game')}</button>`
+          : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${explain(canStart(state))}</p>`) : ''}
         ${state.phase === 'playing' ? html`<button type="button" id="host-undo">${t('undo')}</button>` : ''}
         <nav class="links">
           <a class="button" data-link href="/join/${code}">${tokensFor(code).player ? t('lobby') : t('join_as_player')}</a>
@@ -62,7 +61,6 @@ export async function mount(root, { code }) {
           <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
           <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>
         </nav>
-        <p class="small">${t('link_dice')}: <input id="dice-link" readonly value="${diceLink}" aria-label="${t('open_dice')}"> <button type="button" id="copy-dice">📋</button></p>
       </section>
       <section class="card"><h2>${t('players')}</h2><ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong> <span class="muted">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>
       ${state.players.length ? html`<section class="card"><h2>${t('adjust')}</h2>
@@ -93,10 +91,6 @@ export async function mount(root, { code }) {
       await act(action);
     } else if (event.target.closest('#host-undo')) {
       await act({ type: 'undo' });
-    } else if (event.target.closest('#copy-dice')) {
-      const input = root.querySelector('#dice-link');
-      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(() => toast(t('copied')), () => {});
-      else { input.select(); }
     }
   }
 

@@ -5,6 +5,14 @@ import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
+import { canStart } from '../logic/rules.js';
+import { explain } from '../logic/format.js';
+
+function startButton(state, id) {
+  const check = canStart(state);
+  return check.ok ? html`<button type="button" id="${id}" class="primary wide">${t('start_game')}</button>`
+    : html`<button type="button" id="${id}" class="primary wide" disabled aria-describedby="${id}-why">${t('start_game')}</button><p class="why" id="${id}-why">${explain(check)}</p>`;
+}
 
 export async function mount(root, { code, navigate }) {
   const ui = { name: '', character: null, joining: false };
@@ -35,7 +43,7 @@ export async function mount(root, { code, navigate }) {
         : html`<section class="card">
         <h2>${mine.host ? t('join_as_player') : t('pick_character')}</h2>
         <form id="join-form">
-          <label>${t('your_name')} <input id="player-name" maxlength="40" autocomplete="nickname" required value="${ui.name}"></label>
+          <label>${t('your_name')} <input id="player-name" maxlength="32" autocomplete="nickname" required value="${ui.name}"></label>
           <fieldset class="characters"><legend>${t('pick_character')}</legend>
           ${(rs.characters || []).map((c) => {
             const s = characterStyle(rs, c.id);
@@ -51,8 +59,7 @@ export async function mount(root, { code, navigate }) {
       ${mine.host ? html`<section class="card host-tools">
         <h2>${t('host_panel')}</h2>
         ${state.phase === 'lobby' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
-        <button type="button" id="start" class="primary wide" ${state.players.length ? '' : html`disabled aria-describedby="start-why"`}>${t('start_game')}</button>
-        ${state.players.length ? '' : html`<p class="why" id="start-why">S5 · ${t('need_players')}</p>`}` : ''}
+        ${startButton(state, 'start')}` : ''}
         <nav class="links"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a></nav>

@@ -34,7 +34,7 @@ export async function mount(root, { code, navigate }) {
   const ui = {
     payWith: {}, sail: {}, offer: { to: '', give: {}, get: {} }, market: { give: '', get: '' },
     bank: { give: {}, get: '' }, keep: {}, fish: {}, attack: { ship: 1, target: '', target_ship: 1 },
-    cargoShip: {},
+    cargoShip: {}, open: {},
   };
   let state = null;
   let session;
@@ -92,7 +92,7 @@ export async function mount(root, { code, navigate }) {
         ${stepper(`sail.${ship.number}`, n, t('squares'), 12)}
         ${actionButton(check, `sail-${ship.number}`, t('sail'), { act: 'sail', ship: ship.number })}</div>`;
     });
-    return html`<details class="card"><summary><h2>${t('sail')}</h2></summary>${rows}
+    return html`<details class="card" id="sail-form" ${ui.open['sail-form'] ? html`open` : ''}><summary><h2>${t('sail')}</h2></summary>${rows}
       ${actionButton(R.canReachEdge(state, me), 'edge', t('reach_edge'), { act: 'reach_edge' })}</details>`;
   }
 
@@ -113,7 +113,7 @@ export async function mount(root, { code, navigate }) {
               const loaded = entry.ship;
               const ship = ui.cargoShip[q.id] || player.ships[0].number;
               const label = s.kind === 'cargo' ? (loaded ? t('step_deliver', { n: loaded }) : t('step_load', { n: ship })) : t('step_done');
-              control = actionButton(stepCheck, `step-${q.id}-${s.index}`, label, { act: 'quest_step', quest: q.id, step: s.index, ship: loaded || ship }, 'small');
+              control = actionButton(stepCheck, `step-${q.id}-${s.index}`, label, { act: 'quest_step', quest: q.id, index: s.index, ship: loaded || ship }, 'small');
             }
             return html`<li class="${s.done ? 'done' : ''}"><span class="tick" aria-hidden="true">${s.done ? '✓' : '○'}</span> ${requirementText(s.requirement)}${s.done ? html`<span class="sr-only"> (${t('done')})</span>` : ''} ${control}</li>`;
           })}</ol>
@@ -158,18 +158,18 @@ export async function mount(root, { code, navigate }) {
       <h3>${t('offers_out')}</h3>
       ${outgoing.length ? html`<ul class="offers">${outgoing.map((o) => html`<li class="offer">${offerLine(o)}
         <button type="button" data-act="withdraw" data-offer="${o.id}" id="withdraw-${o.id}">${t('withdraw')}</button></li>`)}</ul>` : html`<p class="muted">${t('no_offers')}</p>`}
-      <details id="offer-form" ${ui.offerOpen ? html`open` : ''}><summary>${t('make_offer')}</summary>
+      <details id="offer-form" ${ui.open['offer-form'] ? html`open` : ''}><summary>${t('make_offer')}</summary>
         <label>${t('offer_to')} <select id="offer-to" data-field="offer-to">${others.map((p) => html`<option value="${p.id}" ${p.id === ui.offer.to ? html`selected` : ''}>${p.name}</option>`)}</select></label>
         <div class="two-col"><div><h4>${t('give')}</h4>${ids.map((id) => stepper(`offer.give.${id}`, ui.offer.give[id] || 0, resName(id), player.resources[id] || 0))}</div>
         <div><h4>${t('get')}</h4>${allIds.map((id) => stepper(`offer.get.${id}`, ui.offer.get[id] || 0, resName(id)))}</div></div>
         ${actionButton(offerCheck, 'offer-send', t('make_offer'), { act: 'offer' }, 'primary')}
       </details>
-      <details ${ui.marketOpen ? html`open` : ''} id="market-form"><summary>${t('market')}</summary>
+      <details ${ui.open['market-form'] ? html`open` : ''} id="market-form"><summary>${t('market')}</summary>
         <div class="row"><label>${t('give')} ${R.marketRate(state, rs)}× ${select('market-give', ui.market.give, ids)}</label>
         <label>${t('get')} 1× ${select('market-get', ui.market.get, allIds)}</label></div>
         ${actionButton(marketCheck, 'market-send', t('exchange'), { act: 'market' })}
       </details>
-      <details ${ui.bankOpen ? html`open` : ''} id="bank-form"><summary>${t('bank')}</summary>
+      <details ${ui.open['bank-form'] ? html`open` : ''} id="bank-form"><summary>${t('bank')}</summary>
         ${ids.map((id) => stepper(`bank.give.${id}`, ui.bank.give[id] || 0, resName(id), player.resources[id] || 0))}
         <label>${t('get')} 1× ${select('bank-get', ui.bank.get, allIds)}</label>
         ${actionButton(bankCheck, 'bank-send', t('exchange'), { act: 'bank' })}
@@ -185,7 +185,7 @@ export async function mount(root, { code, navigate }) {
       if (!ui.attack.target && others.length) ui.attack.target = others[0].id;
       const target = R.playerById(state, ui.attack.target);
       const check = R.canAttack(state, rs, me, ui.attack.ship, ui.attack.target, ui.attack.target_ship);
-      return html`<details class="card" id="attack-form" ${ui.attackOpen ? html`open` : ''}><summary><h2>${t('attack')}</h2></summary>
+      return html`<details class="card" id="attack-form" ${ui.open['attack-form'] ? html`open` : ''}><summary><h2>${t('attack')}</h2></summary>
         <label>${t('your_ship')} <select id="attack-ship" data-field="attack-ship">${player.ships.map((s) => html`<option value="${s.number}" ${s.number === ui.attack.ship ? html`selected` : ''}>${t('ship', { n: s.number })}</option>`)}</select></label>
         <label>${t('target')} <select id="attack-target" data-field="attack-target">${others.map((p) => html`<option value="${p.id}" ${p.id === ui.attack.target ? html`selected` : ''}>${p.name}</option>`)}</select></label>
         <label>${t('ship', { n: '' })} <select id="attack-target-ship" data-field="attack-target-ship">${(target ? target.ships : []).map((s) => html`<option value="${s.number}" ${s.number === ui.attack.target_ship ? html`selected` : ''}>${t('ship', { n: s.number })}</option>`)}</select></label>
@@ -282,7 +282,7 @@ export async function mount(root, { code, navigate }) {
       case 'reach_edge': return { type: 'reach_edge', ship: R.playerById(state, me).ships[0].number };
       case 'buy_quest': return { type: 'buy_quest', level: d.level };
       case 'complete_quest': return { type: 'complete_quest', quest_id: d.quest };
-      case 'quest_step': return { type: 'quest_step', quest_id: d.quest, step: Number(d.step), ship: Number(d.ship) };
+      case 'quest_step': return { type: 'quest_step', quest_id: d.quest, step: Number(d.index), ship: Number(d.ship) };
       case 'accept': return { type: 'accept', offer_id: d.offer };
       case 'decline': return { type: 'decline', offer_id: d.offer };
       case 'withdraw': return { type: 'withdraw', offer_id: d.offer };
@@ -300,6 +300,12 @@ export async function mount(root, { code, navigate }) {
   }
 
   async function onClick(event) {
+    const summary = event.target.closest('details > summary');
+    if (summary && summary.parentElement.id) {
+      // remember it now: an update may redraw the page before the toggle event fires
+      ui.open[summary.parentElement.id] = !summary.parentElement.open;
+      return;
+    }
     const step = event.target.closest('[data-step]');
     if (step) {
       const path = step.dataset.step.split('.');
@@ -339,21 +345,11 @@ export async function mount(root, { code, navigate }) {
     draw();
   }
 
-  function onToggle(event) {
-    const id = event.target.id;
-    const open = event.target.open;
-    if (id === 'offer-form') ui.offerOpen = open;
-    if (id === 'market-form') ui.marketOpen = open;
-    if (id === 'bank-form') ui.bankOpen = open;
-    if (id === 'attack-form') ui.attackOpen = open;
-  }
-
   const off = listen(root, { click: onClick, change: onChange });
-  root.addEventListener('toggle', onToggle, true);
   session = await openGame(code, mine.player.token, { onState: (s) => { state = s; draw(); } });
   return {
     refresh: draw,
-    unmount() { off(); root.removeEventListener('toggle', onToggle, true); session.close(); },
+    unmount() { off(); session.close(); },
   };
 }
 

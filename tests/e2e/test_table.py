@@ -1,0 +1,436 @@
+"""A whole table in real Chromium: three phones, the host, the shared screen, the dice device.
+
+One browser context per device. The dice come from the server's seed, so where an outcome is not
+ours to choose (a fight, a dealt quest) the host prepares resources over the API and the test loops.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+EVIL = "<img src=x onerror=alert(1)>"
+# The same attack in 21 characters, for a server that caps names below the 27 of EVIL.
+SHORT_EVIL = "<svg/onload=alert(1)>"
+INJECTED = "img[src='x'], [onerror], [onload]"
+# Record what the screen says aloud (speech itself needs a user gesture and a voice).
+SPEECH_SPY = """
+window.__spoken = [];
+if ('speechSynthesis' in window) {
+  const speak = speechSynthesis.speak.bind(speechSynthesis);
+  speechSynthesis.speak = (u) => { window.__spoken.push(u.text); try { speak(u); } catch (e) {} };
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def base_url(request: pytest.FixtureRequest) -> str:
+    """The server under test: SHIPMATE_E2E_URL when set, else the session's live server."""
+    url = os.environ.get("SHIPMATE_E2E_URL")
+    return url.rstrip("/") if url else str(request.getfixturevalue("live_server"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+class Device:
+    """One phone or screen: a browser context with one page, and what went wrong on it."""
+
+    def __init__(self, browser: Browser, base: str, name: str, locale: str,
+                 viewport: dict[str, int] = PHONE) -> None:
+        self.name = name
+        self.base = base
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport, locale=locale, base_url=base, device_scale_factor=1)
+        self.context.add_init_script(SPEECH_SPY)
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def goto(self, path: str) -> Page:
+        self.page.goto(path)
+        return self.page
+
+    def shot(self, label: str) -> None:
+        SHOTS.mkdir(exist_ok=True)
+        self.page.wait_for_timeout(150)
+        self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=False)
+
+    def tokens(self, code: str) -> dict[str, Any]:
+        stored = self.page.evaluate("JSON.parse(localStorage.getItem('shipmate.games') || '{}')")
+        return dict(stored.get(code, {}))
+
+
+def api(base: str, method: str, path: str, token: str | None = None,
+        body: dict[str, Any] | None = None, lang: str = "en") -> Any:
+    headers = {"Accept-Language": lang}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    r = requests.request(method, base + path, json=body, headers=headers, timeout=10)
+    assert r.status_code < 300, (path, body, r.status_code, r.text)
+    return r.json()
+
+
+def die_values(page: Page, selector: str = "#dice-row") -> list[str]:
+    """The faces shown in a dice row, from the dice's accessible labels ("Movement: 4")."""
+    labels = page.locator(f"{selector} svg.die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    return [label.rsplit(":", 1)[-1].strip() for label in labels]
+
+
+def _evil_name(base: str) -> str:
+    """EVIL if the server takes a name that long, else SHORT_EVIL (DESIGN.md caps no length)."""
+    code = api(base, "POST", "/api/games", body={"game": "quest1607", "options": {}})["code"]
+    r = requests.post(f"{base}/api/games/{code}/players", json={"name": EVIL, "character": "spain"},
+                      timeout=10)
+    return EVIL if r.status_code == 201 else SHORT_EVIL
+
+
+@pytest.fixture(scope="module")
+def table(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
+    devices = {
+        "host": Device(browser, base_url, "host", "en-GB"),
+        "bram": Device(browser, base_url, "bram", "nl-NL"),
+        "cas": Device(browser, base_url, "cas", "en-US"),
+        "screen": Device(browser, base_url, "screen", "en-GB", TV),
+    }
+    data: dict[str, Any] = {"base": base_url, **devices, "evil": _evil_name(base_url)}
+    yield data
+    for device in devices.values():
+        assert device.dialogs == [], f"{device.name}: a dialog fired: {device.dialogs}"
+        assert device.errors == [], f"{device.name}: page errors: {device.errors}"
+        device.context.close()
+
+
+def test_create_game_and_lobby(table: dict[str, Any]) -> None:
+    host: Device = table["host"]
+    page = host.goto("/")
+    expect(page.locator("h2", has_text="Create a game")).to_be_visible()
+    host.shot("home-en")
+    page.locator("label.chip", has_text="1").click()
+    page.get_by_role("button", name="Create").click()
+    page.wait_for_url(re.compile(r"/join/[A-Z0-9]{6}$"))
+    code = page.url.rsplit("/", 1)[-1]
+    table["code"] = code
+    expect(page.locator(".big-code")).to_have_text(code)
+    expect(page.locator(".qr img")).to_be_visible()
+    assert page.locator(".qr img").evaluate("img => img.complete && img.naturalWidth > 0")
+    assert host.tokens(code).get("host")
+    # The host plays too: they join as a player from the same lobby.
+    page.get_by_label("Your name").fill("Anna")
+    page.locator("label.character", has_text="The Netherlands").click()
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.get_by_text("You joined as Anna.")).to_be_visible()
+    start = page.get_by_role("button", name="Start the game")
+    expect(start).to_be_disabled()
+    expect(page.locator("#start-why")).to_contain_text("S1")
+    host.shot("lobby-host")
+
+
+def test_two_more_players_join_one_by_code_one_by_link(table: dict[str, Any]) -> None:
+    code = table["code"]
+    bram: Device = table["bram"]
+    page = bram.goto("/")
+    expect(page.locator("h2", has_text="Meedoen met een spel")).to_be_visible()  # Dutch phone
+    bram.shot("home-nl")
+    page.get_by_label("Spelcode").fill(code.lower())
+    page.get_by_role("button", name="Meedoen").click()
+    page.wait_for_url(f"**/join/{code}")
+    page.get_by_label("Je naam").fill(table["evil"])
+    expect(page.locator("label.character.taken", has_text="Nederland")).to_be_visible()
+    page.locator("label.character", has_text="Engeland").click()
+    page.get_by_role("button", name="Meedoen", exact=True).click()
+    expect(page.get_by_text("Je doet mee als")).to_be_visible()
+    expect(page.locator(".players")).to_contain_text(table["evil"])
+    bram.shot("lobby-player-nl")
+
+    cas: Device = table["cas"]
+    page = cas.goto(f"/join/{code}")
+    page.get_by_label("Your name").fill("Cas")
+    page.locator("label.character", has_text="Spain").click()
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.get_by_text("You joined as Cas.")).to_be_visible()
+    for device in (table["host"], bram, cas):
+        expect(device.page.locator(".players li")).to_have_count(3)
+        expect(device.page.locator(".players")).to_contain_text(table["evil"])
+        assert device.page.locator(INJECTED).count() == 0
+    table["screen"].goto(f"/screen/{code}")
+    expect(table["screen"].page.locator(".screen-players")).to_contain_text(table["evil"])
+
+
+def test_host_starts_and_phones_move_to_play(table: dict[str, Any]) -> None:
+    code = table["code"]
+    host: Device = table["host"]
+    host.page.get_by_role("button", name="Start the game").click()
+    for device in (host, table["bram"], table["cas"]):
+        device.page.wait_for_url(f"**/play/{code}")
+        expect(device.page.locator(".turnbar")).to_be_visible()
+    tokens = {name: table[name].tokens(code) for name in ("host", "bram", "cas")}
+    table["host_token"] = tokens["host"]["host"]
+    table["players"] = {name: t["player"] for name, t in tokens.items()}
+    state = api(table["base"], "GET", f"/api/games/{code}")
+    assert state["phase"] == "playing"
+    table["order"] = [p["id"] for p in state["players"]]
+    assert state["turn"]["player"] == table["players"]["host"]["id"]  # join order: Anna first
+    expect(table["bram"].page.locator(".turnbar")).to_contain_text("Anna is aan de beurt")
+    expect(table["bram"].page.locator("#end-turn-why")).to_contain_text("T5")
+
+
+def test_a_roll_shows_the_same_dice_on_the_screen(table: dict[str, Any]) -> None:
+    host: Device = table["host"]
+    screen: Device = table["screen"]
+    page = host.page
+    expect(page.locator("#end-turn-why")).to_contain_text("T1")
+    page.locator("#roll").click()
+    expect(page.locator(".allowance")).to_be_visible()
+    page.wait_for_timeout(900)  # the tumble settles on the server's faces
+    state = api(table["base"], "GET", f"/api/games/{table['code']}")
+    dice = state["turn"]["dice"]
+    expected = [str(dice["move"]["value"]), *(str(d["value"]) for d in dice["white"])]
+    assert die_values(page) == expected
+    screen.page.wait_for_timeout(900)
+    assert die_values(screen.page) == expected
+    expect(screen.page.locator(".screen-roll")).to_contain_text("Brought")
+    host.shot("player-host-rolled")
+
+
+def test_trade_offered_and_accepted_on_two_phones(table: dict[str, Any]) -> None:
+    base, code, host_token = table["base"], table["code"], table["host_token"]
+    anna, bram = table["players"]["host"], table["players"]["bram"]
+    api(base, "POST", f"/api/games/{code}/actions", host_token,
+        {"type": "adjust", "player": anna["id"], "resources": {"wood": 2}, "reason": "e2e: trade"})
+    api(base, "POST", f"/api/games/{code}/actions", host_token,
+        {"type": "adjust", "player": bram["id"], "resources": {"iron": 1}, "reason": "e2e: trade"})
+    before = {p["id"]: p["resources"] for p in api(base, "GET", f"/api/games/{code}")["players"]}
+    page = table["host"].page
+    page.locator("#offer-form summary").click()
+    page.locator("#offer-to").select_option(bram["id"])
+    page.locator("[data-step='offer.give.wood'][data-d='1']").click()
+    page.locator("[data-step='offer.get.iron'][data-d='1']").click()
+    page.locator("#offer-send").click()
+    offers = table["bram"].page.locator(".offer")
+    expect(offers).to_have_count(1)
+    expect(offers).to_contain_text("Anna")
+    table["bram"].shot("player-bram-offer-nl")
+    offers.get_by_role("button", name="Accepteren").click()
+    expect(page.locator(".offers .offer")).to_have_count(0)
+    after = {p["id"]: p["resources"] for p in api(base, "GET", f"/api/games/{code}")["players"]}
+    assert after[anna["id"]]["wood"] == before[anna["id"]]["wood"] - 1
+    assert after[anna["id"]]["iron"] == before[anna["id"]]["iron"] + 1
+    assert after[bram["id"]]["wood"] == before[bram["id"]]["wood"] + 1
+    expect(page.locator("#res-iron")).to_have_text(str(after[anna["id"]]["iron"]))
+
+
+def test_upgrade_with_the_reason_when_refused(table: dict[str, Any]) -> None:
+    base, code, host_token = table["base"], table["code"], table["host_token"]
+    anna = table["players"]["host"]
+    page = table["host"].page
+    state = api(base, "GET", f"/api/games/{code}")
+    have = next(p for p in state["players"] if p["id"] == anna["id"])["resources"]
+    # Take away what sails cost, so the refusal and its reason show first.
+    drop = {r: -have[r] for r in ("cotton", "wood") if have[r]}
+    if drop:
+        api(base, "POST", f"/api/games/{code}/actions", host_token,
+            {"type": "adjust", "player": anna["id"], "resources": drop, "reason": "e2e: empty"})
+    button = page.locator("#up-1-sails")
+    expect(button).to_be_disabled()
+    expect(page.locator("#up-1-sails-why")).to_contain_text("U3 · Sails +1 costs 3 Cotton + 1 Wood; you have 0 Cotton, 0 Wood")
+    api(base, "POST", f"/api/games/{code}/actions", host_token,
+        {"type": "adjust", "player": anna["id"], "resources": {"cotton": 3, "wood": 1},
+         "reason": "e2e: upgrade"})
+    expect(button).to_be_enabled()
+    button.click()
+    expect(page.locator(".ship-card").first.locator("svg.die").nth(1)).to_have_attribute(
+        "aria-label", "Sails: 3")
+    table["host"].shot("player-host-upgraded")
+
+
+def test_a_fight_to_a_sinking(table: dict[str, Any]) -> None:
+    base, code, host_token = table["base"], table["code"], table["host_token"]
+    anna, bram = table["players"]["host"], table["players"]["bram"]
+    # Prepare: Anna's ship gets Cannons 6 (hits Crew 3 on a 2+), Bram holds resources to salvage.
+    api(base, "POST", f"/api/games/{code}/actions", host_token,
+        {"type": "adjust", "player": anna["id"], "resources": {"coal": 10, "iron": 10},
+         "reason": "e2e: guns"})
+    api(base, "POST", f"/api/games/{code}/actions", host_token,
+        {"type": "adjust", "player": bram["id"], "resources": {"food": 3, "coal": 2, "wood": 1},
+         "reason": "e2e: cargo"})
+    for _ in range(5):
+        api(base, "POST", f"/api/games/{code}/actions", anna["token"],
+            {"type": "upgrade", "ship": 1, "part": "cannons"})
+    pages = {anna["id"]: table["host"].page, bram["id"]: table["bram"].page}
+    page = pages[anna["id"]]
+    page.locator("#attack-form summary").click()
+    page.locator("#attack-target").select_option(bram["id"])
+    page.locator("#attack-send").click()
+    expect(table["screen"].page.locator(".screen-combat")).to_be_visible()
+    for _ in range(60):
+        state = api(base, "GET", f"/api/games/{code}")
+        combat = state["combat"]
+        if combat is None or combat["stage"] != "firing":
+            break
+        shooter = pages[combat["shooter"]]
+        fire = shooter.locator("#fire")
+        expect(fire).to_be_enabled()
+        fire.click()
+        expect(shooter.locator("#fire")).to_be_disabled()
+    else:
+        pytest.fail("no sinking after 60 shots")
+    table["screen"].shot("screen-combat")
+    assert combat is not None and combat["stage"] == "salvage", combat
+    sunk, winner = combat["sunk"], combat["winner"]
+    sunk_page, winner_page = pages[sunk], pages[winner]
+    table["host" if sunk == anna["id"] else "bram"].shot("player-sunk-keep")
+    held = next(p for p in state["players"] if p["id"] == sunk)["resources"]
+    need = combat["keep"]
+    for resource, n in held.items():
+        for _ in range(min(n, need)):
+            sunk_page.locator(f"[data-step='keep.{resource}'][data-d='1']").click()
+        need -= min(n, need)
+    sunk_page.locator("#keep-send").click()
+    expect(winner_page.locator("#fish-send")).to_be_visible()
+    state = api(base, "GET", f"/api/games/{code}")
+    water, want = state["combat"]["water"], min(2, sum(state["combat"]["water"].values()))
+    for resource, n in water.items():
+        for _ in range(min(n, want)):
+            winner_page.locator(f"[data-step='fish.{resource}'][data-d='1']").click()
+        want -= min(n, want)
+    winner_page.locator("#fish-send").click()
+    expect(winner_page.locator(".combat")).to_have_count(0)
+    assert api(base, "GET", f"/api/games/{code}")["combat"] is None
+    table["fight_winner"] = winner
+
+
+def _prepare_quest(table: dict[str, Any], quest: dict[str, Any]) -> bool:
+    """Meet a quest's requirements through the API (host adjust, Anna's own upgrades); False if not."""
+    base, code, host_token = table["base"], table["code"], table["host_token"]
+    anna = table["players"]["host"]
+    for requirement, progress in zip(quest["requirements"], quest["progress"], strict=True):
+        kind = requirement["kind"]
+        if kind == "deliver":
+            api(base, "POST", f"/api/games/{code}/actions", host_token,
+                {"type": "adjust", "player": anna["id"], "resources": requirement["resources"],
+                 "reason": "e2e: quest"})
+        elif kind == "ship_level":
+            state = api(base, "GET", f"/api/games/{code}", anna["token"])
+            ship = state["players"][0]["ships"][0]
+            for _ in range(max(0, requirement["at_least"] - ship[requirement["part"]])):
+                api(base, "POST", f"/api/games/{code}/actions", host_token,
+                    {"type": "adjust", "player": anna["id"],
+                     "resources": {"cotton": 3, "wood": 2, "coal": 2, "iron": 2, "food": 1},
+                     "reason": "e2e: quest"})
+                body = {"type": "upgrade", "ship": 1, "part": requirement["part"]}
+                if requirement["part"] == "crew":
+                    body["pay_with"] = "wood"
+                api(base, "POST", f"/api/games/{code}/actions", anna["token"], body)
+        elif kind in ("win_fight", "fleet") and not progress["done"]:
+            return False
+    return True
+
+
+def test_completing_a_quest_announces_an_event_on_the_screen(table: dict[str, Any]) -> None:
+    base, code, host_token = table["base"], table["code"], table["host_token"]
+    anna = table["players"]["host"]
+    page = table["host"].page
+    quest = None
+    for _ in range(6):
+        mine = api(base, "GET", f"/api/games/{code}", anna["token"])
+        me = next(p for p in mine["players"] if p["id"] == anna["id"])
+        quest = next((q for q in me["quests"] if q["level"] == me["level"]
+                      and not any(r["kind"] in ("win_fight", "fleet") and not p["done"]
+                                  for r, p in zip(q["requirements"], q["progress"], strict=True))),
+                     None)
+        if quest:
+            break
+        api(base, "POST", f"/api/games/{code}/actions", host_token,
+            {"type": "adjust", "player": anna["id"],
+             "resources": {"wood": 1, "food": 1, "iron": 1, "cotton": 1}, "reason": "e2e: quest"})
+        api(base, "POST", f"/api/games/{code}/actions", anna["token"],
+            {"type": "buy_quest", "level": me["level"]})
+    assert quest, "no bronze quest without a fight requirement"
+    assert _prepare_quest(table, quest)
+    # The steps on the board (a visit, goods loaded and delivered) are reported in the UI.
+    for index, requirement in enumerate(quest["requirements"]):
+        if requirement["kind"] == "visit":
+            page.locator(f"#step-{quest['id']}-{index}").click()
+            expect(page.locator(f"#step-{quest['id']}-{index}")).to_have_count(0)
+        elif requirement["kind"] == "cargo":
+            page.locator(f"#step-{quest['id']}-{index}").click()  # loaded
+            expect(page.locator(f"#step-{quest['id']}-{index}")).to_contain_text("Delivered")
+            page.locator(f"#step-{quest['id']}-{index}").click()  # delivered
+            expect(page.locator(f"#step-{quest['id']}-{index}")).to_have_count(0)
+    table["host"].shot("player-host-quest")
+    complete = page.locator(f"#complete-{quest['id']}")
+    expect(complete).to_be_enabled()
+    complete.click()
+    state = api(base, "GET", f"/api/games/{code}")
+    assert state["event"], state
+    title = state["event"]["title"]["en"]
+    screen = table["screen"].page
+    expect(screen.locator(".screen-event")).to_contain_text(title)
+    expect(page.locator(".event-banner")).to_contain_text(title)
+    screen.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=title)
+    table["screen"].shot("screen-event")
+
+
+def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
+    code = table["code"]
+    host: Device = table["host"]
+    page = host.goto(f"/host/{code}")
+    expect(page.locator("#seed-hash")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    expect(page.locator(".report svg[role=img]")).to_have_count(3)
+    expect(page.locator(".report")).to_contain_text(table["evil"])
+    assert page.locator(INJECTED).count() == 0
+    host.shot("host-panel")
+    page.get_by_label("Players").select_option(table["players"]["cas"]["id"])
+    page.get_by_label("Food").fill("2")
+    page.get_by_label("Reason").fill("found a crate")
+    page.get_by_role("button", name="Apply").click()
+    expect(page.locator(".players")).to_contain_text("2 Food")
+    dice = table["cas"].goto(f"/dice/{code}")
+    expect(dice.locator(".dice-device")).to_be_visible()
+    table["cas"].shot("dice-device")
+    page.locator("#lang").click()
+    expect(page.locator("h1")).to_contain_text("Spelleider")
+    host.shot("host-panel-nl")
+    page.locator("#lang").click()
+    host.goto(f"/play/{code}")
+
+
+def test_a_reload_rejoins_without_asking(table: dict[str, Any]) -> None:
+    code = table["code"]
+    bram: Device = table["bram"]
+    bram.page.reload()
+    bram.page.wait_for_url(f"**/play/{code}")
+    expect(bram.page.locator(".me-name")).to_have_text(table["evil"])
+    expect(bram.page.locator("#join-form")).to_have_count(0)
+    expect(bram.page.locator("#res-h")).to_have_text("Grondstoffen")
+    assert bram.page.locator(INJECTED).count() == 0
+    bram.shot("player-bram-reloaded-nl")
+    table["cas"].goto(f"/play/{code}")
+    table["cas"].shot("player-cas")
+    table["screen"].shot("screen-end")
+    assert table["screen"].page.locator(INJECTED).count() == 0
