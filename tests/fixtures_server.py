@@ -89,7 +89,11 @@ def start_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
         server.stop()
 
 
+# Tests create many games and players from one address: the rate limits have their own test.
+TEST_LIMITS = {"RATE_LIMIT_GAMES": "100000", "RATE_LIMIT_JOINS": "100000", "RATE_LIMIT_LOOKUPS": "100000"}
+
+
 @pytest.fixture(scope="session")
 def live_server(start_server: StartServer) -> str:
     """The base URL ("http://127.0.0.1:PORT") of a real server on the test Redis."""
-    return start_server()
+    return start_server(**TEST_LIMITS)

@@ -12,6 +12,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -61,22 +62,22 @@ def check_handshake() -> None:
 def game_socket(ws: Any, code: str) -> None:
     """Serve one socket until it closes."""
     hub: Hub = current_app.extensions["shipmate.hub"]
-    token = request.args.get("token")
-    Connection(ws, code, g.caller, token, hub, service.store(), current_app.config).serve()
+    token, language = request.args.get("token"), request_language()
+    Connection(ws, code, g.caller, token, language, hub, service.store(), current_app.config).serve()
 
 
 class Connection:
     """One client's socket: its viewer, the version it has, its outbox and its writer."""
 
-    def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, hub: Hub, store: GameStore,
-                 config: Any) -> None:
+    def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, hub: Hub,
+                 store: GameStore, config: Mapping[str, Any]) -> None:
         self.ws = ws
         self.code = code
         self.viewer = caller.viewer
         self.token = token
         self.hub = hub
         self.store = store
-        self.language = request_language()
+        self.language = language
         self.version = -1
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
         self.ping_interval = float(config["WS_PING_INTERVAL"])

@@ -1,0 +1,124 @@
+"""A small client of a real server for tests: games, players, actions and sockets."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+import websocket
+
+CHARACTERS = ["netherlands", "england", "spain", "portugal", "france", "venice"]
+RESOURCES = ["wood", "cotton", "iron", "coal", "food"]
+TIMEOUT = 10
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    """Return the Authorization header of a token (none without one)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+@dataclass
+class Game:
+    """A game on a real server, with the tokens of its host and players."""
+
+    base: str
+    code: str
+    host: str
+    players: dict[str, str] = field(default_factory=dict)
+    http: requests.Session = field(default_factory=requests.Session)
+
+    @classmethod
+    def create(cls, base: str, **options: Any) -> Game:
+        """Create a game with `options` (e.g. quests_per_level=1)."""
+        response = requests.post(f"{base}/api/games", json={"game": "quest1607", "options": options},
+                                 timeout=TIMEOUT)
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return cls(base, body["code"], body["host_token"])
+
+    @property
+    def url(self) -> str:
+        """The game's API URL."""
+        return f"{self.base}/api/games/{self.code}"
+
+    def join(self, name: str, character: str) -> str:
+        """Join as a new player; return their player id (their token goes to `players`)."""
+        response = self.http.post(f"{self.url}/players", json={"name": name, "character": character},
+                                  timeout=TIMEOUT)
+        assert response.status_code == 201, response.text
+        body = response.json()
+        self.players[body["player_id"]] = body["token"]
+        return str(body["player_id"])
+
+    def seat(self, count: int) -> list[str]:
+        """Join `count` players and start the game in join order; return their ids."""
+        ids = [self.join(f"Captain {i + 1}", CHARACTERS[i]) for i in range(count)]
+        self.ok(self.host, {"type": "start"})
+        return ids
+
+    def act(self, token: str | None, action: Any, key: str | None = None,
+            language: str | None = None) -> requests.Response:
+        """Post an action with `token` (and an Idempotency-Key)."""
+        headers = bearer(token)
+        if key:
+            headers["Idempotency-Key"] = key
+        if language:
+            headers["Accept-Language"] = language
+        return self.http.post(f"{self.url}/actions", json=action, headers=headers, timeout=TIMEOUT)
+
+    def ok(self, token: str | None, action: dict[str, Any]) -> dict[str, Any]:
+        """Post an action that must succeed; return the answer."""
+        response = self.act(token, action)
+        assert response.status_code == 200, (action, response.text)
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def state(self, token: str | None = None) -> dict[str, Any]:
+        """Return the state view for `token` (public without one)."""
+        response = self.http.get(self.url, headers=bearer(token), timeout=TIMEOUT)
+        assert response.status_code == 200, response.text
+        state: dict[str, Any] = response.json()
+        return state
+
+    def token_of_active(self) -> tuple[str, str]:
+        """Return the active player's id and token."""
+        pid = self.state()["turn"]["player"]
+        return pid, self.players[pid]
+
+    def socket(self, token: str | None = None, base: str | None = None, **options: Any) -> Socket:
+        """Open a WebSocket to the game (on another server with `base`)."""
+        ws_base = (base or self.base).replace("http://", "ws://")
+        query = f"?token={token}" if token else ""
+        return Socket(websocket.create_connection(f"{ws_base}/ws/games/{self.code}{query}",
+                                                  timeout=TIMEOUT, **options))
+
+
+class Socket:
+    """A test's end of a WebSocket: JSON messages, pings skipped unless asked for."""
+
+    def __init__(self, ws: websocket.WebSocket) -> None:
+        self.ws = ws
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message."""
+        self.ws.send(json.dumps(message))
+
+    def receive(self, skip_pings: bool = True) -> dict[str, Any]:
+        """Return the next message (waiting up to the socket's timeout)."""
+        while True:
+            message: dict[str, Any] = json.loads(self.ws.recv())
+            if not (skip_pings and message["type"] == "ping"):
+                return message
+
+    def until(self, kind: str, **match: Any) -> dict[str, Any]:
+        """Return the next message of type `kind` (with the given fields), skipping others."""
+        while True:
+            message = self.receive(skip_pings=kind != "ping")
+            if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+                return message
+
+    def close(self) -> None:
+        """Close the socket."""
+        self.ws.close()
