@@ -1,5 +1,5 @@
 """One package per supported game; importing this package registers every game with the core."""
 
-from . import quest1607
+from . import quest1607, serenissima, voyagers
 
-__all__ = ["quest1607"]
+__all__ = ["quest1607", "serenissima", "voyagers"]
