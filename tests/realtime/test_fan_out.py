@@ -1,0 +1,104 @@
+"""The hub's fan-out without a server: JSON once per viewer kind, and a slow socket closed alone."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from shipmate.rules import PUBLIC, Event, State, Viewer
+from shipmate.web.hub import Close, Outbox, Update
+from shipmate.web.service import Caller
+from shipmate.web.ws import Connection
+
+SETTINGS = {"WS_PING_INTERVAL": 3600.0, "WS_CLOSE_GRACE": 0.05}
+
+
+def message(version: int) -> dict[str, Any]:
+    """A published change of one version."""
+    return {"version": version, "events": [{"type": "Happened", "version": version}],
+            "state": {"version": version}}
+
+
+def test_each_viewer_kind_is_rendered_once_per_change() -> None:
+    rendered: list[Viewer] = []
+
+    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
+        rendered.append(viewer)
+        return {"version": state["version"], "events": events, "state": state}
+
+    update = Update(message(4), render)
+    viewers = [PUBLIC, PUBLIC, PUBLIC, Viewer(host=True), Viewer(player="p1"), Viewer(player="p1"),
+               Viewer(player="p2")]
+    texts = [update.text_for(viewer, 3) for viewer in viewers]
+    assert len(rendered) == 4 and set(rendered) == set(viewers)
+    assert texts[0] is texts[1] is texts[2]
+
+
+def test_an_outbox_is_bounded_and_its_close_comes_first() -> None:
+    outbox = Outbox(2)
+    assert outbox.put("a") and outbox.put("b") and not outbox.put("c")
+    assert outbox.get(timeout=0) == "a"
+    outbox.finish(Close(1008, "slow"))
+    outbox.finish(Close(1000, "bye"))  # the first reason stays
+    assert outbox.get(timeout=0) == Close(1008, "slow")
+    assert outbox.put("d") and outbox.get(timeout=0) == Close(1008, "slow")
+
+
+class FakeSocket:
+    """A simple-websocket stand-in whose sends can be held up, like a peer that stops reading."""
+
+    def __init__(self, blocked: bool) -> None:
+        self.sent: list[str] = []
+        self.closed_with: int | None = None
+        self.released = threading.Event()
+        self.done = threading.Event()
+        self.sock = self
+        if not blocked:
+            self.released.set()
+
+    def send(self, text: str) -> None:
+        self.released.wait()
+        self.sent.append(text)
+
+    def close(self, reason: int, message: str) -> None:
+        self.closed_with = reason
+        self.done.set()
+
+    def shutdown(self, how: int) -> None:
+        self.released.set()  # like a cut TCP socket: the blocked send returns
+
+
+class FakeHub:
+    """A hub that only knows versions."""
+
+    def latest(self, code: str) -> int:
+        return -1
+
+
+def connection(ws: FakeSocket, queue_size: int) -> Connection:
+    """A socket's connection with its writer running, as `serve` starts it."""
+    settings = {**SETTINGS, "WS_QUEUE_SIZE": queue_size}
+    conn = Connection(ws, "K7QX2M", Caller(PUBLIC, None), None, "en", FakeHub(), None, settings)  # type: ignore[arg-type]
+    threading.Thread(target=conn._write, daemon=True).start()
+    return conn
+
+
+def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_everything() -> None:
+    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
+        return {"version": state["version"], "events": events, "state": state}
+
+    slow_ws, fast_ws = FakeSocket(blocked=True), FakeSocket(blocked=False)
+    slow, fast = connection(slow_ws, 3), connection(fast_ws, 50)
+    for version in range(20):
+        update = Update(message(version), render)
+        slow.deliver(update)
+        fast.deliver(update)
+    assert slow.outbox.finished
+    assert slow_ws.done.wait(10) and slow_ws.closed_with == 1008  # cut loose after the grace period
+    deadline = time.monotonic() + 10
+    while len(fast_ws.sent) < 20 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [json.loads(text)["version"] for text in fast_ws.sent] == list(range(20))
+    assert fast_ws.closed_with is None

@@ -1,0 +1,171 @@
+"""The WebSocket on a real server: snapshot, updates per viewer, resume, actions, keep-alive, origin."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+import websocket
+
+from tests.api.client import Game
+from tests.fixtures_server import TEST_LIMITS, StartServer
+
+
+@pytest.fixture
+def game(live_server: str) -> Game:
+    """A game in play: p1 to roll."""
+    game = Game.create(live_server)
+    game.seat(2)
+    return game
+
+
+def versions(update: dict[str, Any]) -> list[int]:
+    """Return the versions of an update's events."""
+    return [int(e["version"]) for e in update["events"]]
+
+
+def test_a_socket_gets_a_snapshot_then_each_change_filtered_for_its_viewer(game: Game) -> None:
+    public, own, other = game.socket(), game.socket(game.players["p1"]), game.socket(game.players["p2"])
+    version = game.state()["version"]
+    for sock, you in ((public, None), (own, "p1"), (other, "p2")):
+        snapshot = sock.receive()
+        assert snapshot["type"] == "snapshot" and snapshot["version"] == version
+        assert snapshot["state"]["you"] == you
+    game.ok(game.players["p1"], {"type": "roll"})
+    game.ok(game.host, {"type": "adjust", "player": "p1", "resources": dict.fromkeys(
+        ["wood", "food", "iron", "cotton"], 1), "reason": "test"})
+    game.ok(game.players["p1"], {"type": "buy_quest", "level": "bronze"})
+    for sock, you in ((public, None), (own, "p1"), (other, "p2")):
+        updates = [sock.receive() for _ in range(3)]
+        assert [u["type"] for u in updates] == ["update"] * 3
+        assert [u["version"] for u in updates] == [version + 1, version + 2, version + 3]
+        assert [versions(u) for u in updates] == [[version + 1], [version + 2], [version + 3]]
+        bought = updates[-1]["events"][0]
+        assert bought["type"] == "QuestBought"
+        assert ("card" in bought["quest"]) is (you == "p1")  # the drawn card is the buyer's secret
+        mine = next(p for p in updates[-1]["state"]["players"] if p["id"] == "p1")
+        assert (mine["quests"] is not None) is (you == "p1")
+    for sock in (public, own, other):
+        sock.close()
+
+
+def test_resume_after_a_drop_delivers_exactly_the_missed_events_in_order(game: Game) -> None:
+    first = game.socket(game.players["p2"])
+    seen = first.receive()["version"]
+    game.ok(game.players["p1"], {"type": "roll"})
+    seen = first.receive()["version"]
+    first.close()  # the phone loses its connection ...
+    game.ok(game.players["p1"], {"type": "end_turn"})
+    game.ok(game.players["p2"], {"type": "roll"})
+    again = game.socket(game.players["p2"])  # ... and comes back
+    assert again.receive()["type"] == "snapshot"
+    again.send({"type": "resume", "since": seen})
+    update = again.receive()
+    assert update["type"] == "update" and update["version"] == seen + 2
+    assert versions(update) == [seen + 1, seen + 2]
+    assert [e["type"] for e in update["events"]] == ["TurnEnded", "DiceRolled"]
+    game.ok(game.players["p2"], {"type": "end_turn"})
+    following = again.receive()
+    assert following["type"] == "update" and versions(following) == [seen + 3]  # no duplicate
+    again.send({"type": "resume", "since": seen + 100})
+    ahead = again.receive()
+    assert ahead["type"] == "snapshot" and ahead["version"] == seen + 3
+    again.close()
+
+
+def test_actions_over_the_socket_answer_like_http(game: Game) -> None:
+    sock = game.socket(game.players["p1"])
+    sock.receive()
+    key = str(uuid.uuid4())
+    sock.send({"type": "action", "id": 7, "action": {"type": "roll"}, "idempotency_key": key})
+    result = sock.until("result")
+    assert result["id"] == 7 and result["status"] == 200
+    assert result["version"] == result["state"]["version"] and result["events"][0]["type"] == "DiceRolled"
+    sock.send({"type": "action", "id": 8, "action": {"type": "roll"}, "idempotency_key": key})
+    replay = sock.until("result", id=8)
+    assert {k: v for k, v in replay.items() if k != "id"} == {k: v for k, v in result.items() if k != "id"}
+    # the same key over HTTP gets the same answer: one code path
+    http = game.act(game.players["p1"], {"type": "roll"}, key=key)
+    assert http.json() == {k: v for k, v in result.items() if k not in ("type", "id", "status")}
+    sock.send({"type": "action", "id": 9, "action": {"type": "roll"}})
+    refused = sock.until("result", id=9)
+    assert (refused["status"], refused["error"], refused["rule"]) == (422, "rule_violation", "T1")
+    sock.send({"type": "action", "id": 10, "action": {"type": "fly"}})
+    assert sock.until("result", id=10)["status"] == 400
+    sock.send({"type": "action", "id": 11, "action": {"type": "adjust", "player": "p1", "resources": {},
+                                                      "reason": "x"}})
+    assert sock.until("result", id=11)["status"] == 403
+    sock.send({"type": "action", "id": 12, "action": {"type": "end_turn", "expected_version": 0}})
+    assert sock.until("result", id=12)["status"] == 409
+    assert game.state()["version"] == result["version"]
+    sock.close()
+
+
+def test_a_public_socket_cannot_act_and_bad_messages_get_errors(game: Game) -> None:
+    sock = game.socket()
+    version = sock.receive()["version"]
+    sock.send({"type": "action", "id": "a", "action": {"type": "roll"}})
+    assert sock.until("result")["status"] == 401
+    sock.ws.send("{nope")
+    error = sock.until("error")
+    assert error["status"] == 400 and "_body" in error["fields"]
+    sock.send({"type": "dance"})
+    assert sock.until("error")["fields"]["type"]
+    sock.send({"type": "resume", "since": "yesterday"})
+    assert sock.until("error")["fields"]["since"]
+    sock.send({"type": "ping"})
+    assert sock.until("pong")["version"] == version
+    assert game.state()["version"] == version
+    sock.close()
+
+
+def test_the_handshake_refuses_unknown_games_tokens_and_foreign_origins(game: Game, live_server: str) -> None:
+    ws_base = live_server.replace("http://", "ws://")
+    cases = [
+        (f"{ws_base}/ws/games/ZZZZZZ", {}, 404),
+        (f"{ws_base}/ws/games/{game.code}?token=forged", {}, 401),
+        (f"{ws_base}/ws/games/{game.code}", {"origin": "http://evil.example"}, 403),
+    ]
+    for url, options, status in cases:
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            websocket.create_connection(url, timeout=10, **options)
+        assert refused.value.status_code == status
+    same_site = game.socket(origin=live_server)
+    assert same_site.receive()["type"] == "snapshot"
+    same_site.close()
+
+
+def test_pings_carry_the_latest_version(start_server: StartServer) -> None:
+    base = start_server(WS_PING_INTERVAL="0.2", **TEST_LIMITS)
+    game = Game.create(base)
+    game.seat(2)
+    sock = game.socket()
+    version = sock.receive()["version"]
+    assert sock.until("ping")["version"] == version
+    game.ok(game.players["p1"], {"type": "roll"})
+    assert sock.until("ping", version=version + 1)
+    sock.close()
+
+
+def test_a_socket_that_does_not_read_holds_up_nobody(game: Game) -> None:
+    idle = game.socket(game.players["p2"])  # never reads again
+    reader = game.socket(game.players["p1"])
+    start = reader.receive()["version"]
+    game.ok(game.players["p1"], {"type": "roll"})
+    for _ in range(20):
+        game.ok(game.host, {"type": "adjust", "player": "p2", "resources": {"wood": 1}, "reason": "flood"})
+    got = [reader.receive()["version"] for _ in range(21)]
+    assert got == list(range(start + 1, start + 22))
+    idle.close()
+    reader.close()
+
+
+def test_two_servers_on_one_redis_share_changes(game: Game, start_server: StartServer) -> None:
+    other = start_server(**TEST_LIMITS)
+    sock = game.socket(game.players["p2"], base=other)
+    version = sock.receive()["version"]
+    game.ok(game.players["p1"], {"type": "roll"})  # sent to the first server
+    update = sock.until("update")
+    assert update["version"] == version + 1 and update["events"][0]["type"] == "DiceRolled"
+    sock.close()
