@@ -74,10 +74,10 @@ class Device:
         self.page.goto(path)
         return self.page
 
-    def shot(self, label: str) -> None:
+    def shot(self, label: str, full_page: bool = False) -> None:
         SHOTS.mkdir(exist_ok=True)
         self.page.wait_for_timeout(150)
-        self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=False)
+        self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=full_page)
 
     def tokens(self, code: str) -> dict[str, Any]:
         stored = self.page.evaluate("JSON.parse(localStorage.getItem('shipmate.games') || '{}')")
@@ -405,6 +405,7 @@ def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
     expect(page.locator(".report")).to_contain_text(table["evil"])
     assert page.locator(INJECTED).count() == 0
     host.shot("host-panel")
+    host.shot("host-panel-full", full_page=True)
     page.get_by_label("Players").select_option(table["players"]["cas"]["id"])
     page.get_by_label("Food").fill("2")
     page.get_by_label("Reason").fill("found a crate")
@@ -432,5 +433,6 @@ def test_a_reload_rejoins_without_asking(table: dict[str, Any]) -> None:
     bram.shot("player-bram-reloaded-nl")
     table["cas"].goto(f"/play/{code}")
     table["cas"].shot("player-cas")
+    table["cas"].shot("player-cas-full", full_page=True)
     table["screen"].shot("screen-end")
     assert table["screen"].page.locator(INJECTED).count() == 0

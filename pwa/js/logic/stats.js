@@ -37,8 +37,9 @@ export function luckPerPlayer(events) {
       add(e.player, e.dice.move);
       (e.dice.white || []).forEach((d) => add(e.player, d));
     } else if (e.type === 'ShotFired') {
-      add(e.shooter, e.to_hit);
-      if (per[e.shooter]) { per[e.shooter].shots += 1; if (e.hit) per[e.shooter].hits += 1; }
+      const shooter = e.shooter && e.shooter.player ? e.shooter.player : e.shooter;
+      add(shooter, e.to_hit);
+      if (per[shooter]) { per[shooter].shots += 1; if (e.hit) per[shooter].hits += 1; }
     }
   }
   for (const entry of Object.values(per)) entry.mean = entry.dice ? entry.sum / entry.dice : 0;

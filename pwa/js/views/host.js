@@ -28,19 +28,20 @@ export async function mount(root, { code }) {
     const luck = luckPerPlayer(events);
     const colour = (pid) => characterStyle(rs, (playerById(state, pid) || {}).character).colour;
     const rounds = line.rounds.map(String);
-    const res = lineChart({
+    const size = { width: 480, height: 280 };
+    const res = lineChart({ ...size,
       title: t('res_over_rounds'), x: rounds,
       series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.resources[p.id] || [] })),
     });
-    const levels = lineChart({
+    const levels = lineChart({ ...size,
       title: t('levels_over_rounds'), x: rounds,
       series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.quests[p.id] || [] })),
     });
-    const dice = barChart({
+    const dice = barChart({ ...size,
       title: t('dice_luck'), reference: 3.5, referenceLabel: `${t('expected')} 3.5`, format: (v) => v.toFixed(2),
       bars: state.players.map((p) => ({ label: `${p.name} (${(luck[p.id] || { dice: 0 }).dice})`, value: (luck[p.id] || { mean: 0 }).mean, colour: colour(p.id) })),
     });
-    return html`<section class="card report"><h2>${t('report')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
+    return html`<section class="card report"><h2>${state.phase === 'finished' ? t('report') : t('report_so_far')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
   }
 
   function draw() {

@@ -10,12 +10,20 @@ import { animateDice } from './dice.js';
 
 const PARTS = ['cannons', 'sails', 'crew'];
 
+// The reason every turn action shares (T5 not your turn, T1 roll first, C6 a fight is on) is shown
+// once at the top of the page; the buttons it disables point to it instead of repeating it.
+let sharedReason = '';
+
 /** A button that is disabled with its reason (rule ID and why) when the check refuses it. */
-function actionButton(check, id, label, data, cls = '') {
+function actionButton(check, id, label, data, cls = '', { own = false } = {}) {
   const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);
   if (check.ok) return html`<button type="button" id="${id}" class="${cls}"${attrs}>${label}</button>`;
+  const why = explain(check);
+  if (!own && why === sharedReason) {
+    return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="turn-why">${label}</button>`;
+  }
   return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${id}-why">${label}</button>
-    <p class="why" id="${id}-why">${explain(check)}</p>`;
+    <p class="why" id="${id}-why">${why}</p>`;
 }
 
 function stepper(path, value, label, max = 99) {
@@ -199,7 +207,7 @@ export async function mount(root, { code, navigate }) {
     let stageControls = '';
     if (combat.stage === 'salvage' && info.sunkPlayer === me) {
       const n = R.keepCount(state, rs, player);
-      stageControls = html`<p>${t('keep_half', { n })}</p>${resourcesOf(player).map((id) => stepper(`keep.${id}`, ui.keep[id] || 0, resName(id), player.resources[id] || 0))}
+      stageControls = html`<p>${t('keep_half', { n })}</p>${resourcesOf(player).filter((id) => player.resources[id] > 0).map((id) => stepper(`keep.${id}`, ui.keep[id] || 0, resName(id), player.resources[id] || 0))}
         ${actionButton(R.canKeep(state, rs, me, ui.keep), 'keep-send', t('keep'), { act: 'keep' }, 'primary')}`;
     } else if (combat.stage === 'fishing' && info.winner === me) {
       const n = R.fishCount(state, rs);
@@ -224,7 +232,7 @@ export async function mount(root, { code, navigate }) {
 
   function shotList(shots) {
     return html`<ol class="shots">${shots.map((s) => {
-      const shooter = R.playerById(state, s.shooter);
+      const shooter = R.playerById(state, s.shooter && s.shooter.player ? s.shooter.player : s.shooter);
       const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
       const dmg = s.damage && typeof s.damage === 'object' ? s.damage.value : s.damage;
       const result = s.hit ? `${t('hit')} (≥${s.needed}) · ${t('damage', { d: dmg })}` : `${t('miss')} (≥${s.needed})`;
@@ -240,6 +248,8 @@ export async function mount(root, { code, navigate }) {
     const rs = session.ruleset;
     const active = R.activePlayer(state);
     const myTurn = active && active.id === me;
+    const base = R.turnCheck(state, me);
+    sharedReason = base.ok ? '' : explain(base);
     render(root, html`
       <section class="turnbar ${myTurn ? 'mine' : ''}" aria-live="polite">
         <div>${swatch(rs, player.character)} <strong class="me-name">${player.name}</strong></div>
@@ -247,6 +257,7 @@ export async function mount(root, { code, navigate }) {
           ? t('winner', { name: (R.playerById(state, state.winner) || {}).name || '?' })
           : html`${t('round', { n: state.round })} · ${myTurn ? html`<strong>${t('your_turn')}</strong>` : t('turn_of', { name: active ? active.name : '?' })}`}
           ${player.skip_turns ? html` · ${t('skip_turns', { n: player.skip_turns })}` : ''}</div>
+        ${sharedReason && state.phase === 'playing' ? html`<p class="why turn-why" id="turn-why">${sharedReason}</p>` : ''}
       </section>
       ${state.event ? html`<section class="event-banner" aria-label="${t('event')}"><strong>${state.event.id} · ${tx(state.event.title)}</strong><p>${tx(state.event.text)}</p></section>` : ''}
       ${combatBox(player)}
@@ -256,7 +267,7 @@ export async function mount(root, { code, navigate }) {
       ${sailBox(player)}
       ${questBox(player)}
       ${tradeBox(player)}
-      <div class="actionbar">${actionButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { act: 'end_turn' }, 'primary wide')}</div>
+      <div class="actionbar">${actionButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { act: 'end_turn' }, 'primary wide', { own: true })}</div>
     `);
     paintSwatches(root);
     const dice = state.turn && state.turn.dice;

@@ -62,7 +62,7 @@ export async function mount(root, { code }) {
       ${c.stage === 'firing' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
       ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
       <ol class="shots">${c.shots.map((s) => {
-        const shooter = playerById(state, s.shooter);
+        const shooter = playerById(state, s.shooter && s.shooter.player ? s.shooter.player : s.shooter);
         const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
         const dmg = s.damage && typeof s.damage === 'object' ? s.damage.value : s.damage;
         return html`<li>${dieSvg(roll, 'white', '')} ${t('shot', { name: shooter ? shooter.name : '?', roll, result: s.hit ? `${t('hit')} · ${t('damage', { d: dmg })}` : t('miss') })}</li>`;
@@ -90,7 +90,7 @@ export async function mount(root, { code }) {
       </section>
       <section class="screen-players" aria-label="${t('players')}">${state.players.map(playerPanel)}</section>
       <aside class="screen-side">
-        <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200"><figcaption><span class="mono big-code">${code}</span></figcaption></figure>
+        <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200"><figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure>
         <div class="screen-chart">${trusted(barChart({
           title: `${t('dice_dist')} (${t('throws', { n: totalDice })})`,
           bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),
