@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shipmate.web.schemas import StateViewSchema
 from tests.api.client import RESOURCES, Game
 
 FIGHTS = "win_fight"
@@ -75,6 +76,8 @@ def test_a_whole_game_from_lobby_to_winner(live_server: str) -> None:
         if not game.state()["winner"]:
             game.ok(token, {"type": "end_turn"})
     final = game.state()
+    assert StateViewSchema().validate(final) == {}  # the contract's state view
+    assert StateViewSchema().validate(game.state(game.players[hero])) == {}
     assert final["winner"] == hero
     assert final["phase"] == "finished"
     assert final["seed"] is not None and len(final["seed"]) == 64

@@ -6,12 +6,13 @@ import re
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..rules import InvalidAction, RuleViolation, ShipmateError, Text, text
 from ..store import Unavailable
 
 LANGUAGES = ("en", "nl")
+DRAIN_LIMIT = 1024 * 1024
 
 Answer = tuple[int, dict[str, Any]]
 
@@ -191,7 +192,21 @@ def refusal(exc: Exception, language: str) -> Answer:
     return status, body
 
 
+def _drain_body() -> None:
+    """Read an oversized body we refused (up to a bound), so the client reads our 413, not a reset."""
+    length = request.content_length or 0
+    if length <= DRAIN_LIMIT:
+        stream = request.environ["wsgi.input"]
+        while length > 0:
+            chunk = stream.read(min(length, 65536))
+            if not chunk:
+                break
+            length -= len(chunk)
+
+
 def _handle(exc: Exception) -> Response:
+    if isinstance(exc, RequestEntityTooLarge):
+        _drain_body()
     status, body, headers = answer_for(exc, request_language())
     response = jsonify(body)
     response.status_code = status
