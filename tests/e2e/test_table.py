@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -296,7 +297,7 @@ def test_a_fight_to_a_sinking(table: dict[str, Any]) -> None:
         fire = shooter.locator("#fire")
         expect(fire).to_be_enabled()
         fire.click()
-        expect(shooter.locator("#fire")).to_be_disabled()
+        _wait_for_version(base, code, state["version"])
     else:
         pytest.fail("no sinking after 60 shots")
     table["screen"].shot("screen-combat")
@@ -322,6 +323,16 @@ def test_a_fight_to_a_sinking(table: dict[str, Any]) -> None:
     expect(winner_page.locator(".combat")).to_have_count(0)
     assert api(base, "GET", f"/api/games/{code}")["combat"] is None
     table["fight_winner"] = winner
+
+
+def _wait_for_version(base: str, code: str, seen: int) -> dict[str, Any]:
+    """Poll the public view until the server has applied a change after version `seen`."""
+    for _ in range(100):
+        state: dict[str, Any] = api(base, "GET", f"/api/games/{code}")
+        if state["version"] > seen:
+            return state
+        time.sleep(0.05)
+    pytest.fail(f"the server stayed at version {seen}")
 
 
 def _prepare_quest(table: dict[str, Any], quest: dict[str, Any]) -> bool:
@@ -386,6 +397,8 @@ def test_completing_a_quest_announces_an_event_on_the_screen(table: dict[str, An
     complete = page.locator(f"#complete-{quest['id']}")
     expect(complete).to_be_enabled()
     complete.click()
+    expect(page.locator(f"#complete-{quest['id']}")).to_have_count(0)
+    expect(page.locator(".event-banner")).to_be_visible()
     state = api(base, "GET", f"/api/games/{code}")
     assert state["event"], state
     title = state["event"]["title"]["en"]
