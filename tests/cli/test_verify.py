@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from shipmate.store.keys import state as state_key
 from .conftest import StartServe, servers_in
 
 SEED = "c4" * 32
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
 def finished_game(store: GameStore, code: str) -> None:
@@ -51,6 +53,12 @@ def finished_game(store: GameStore, code: str) -> None:
 
 
 @pytest.fixture
+def code() -> str:
+    """A fresh game code, so that the tests can run again on a Redis that keeps its data."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(6))
+
+
+@pytest.fixture
 def store(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameStore]:
     """A game store on the test Redis, which the command finds through REDIS_URL."""
     monkeypatch.setenv("REDIS_URL", redis_url)
@@ -73,17 +81,19 @@ def verify_record(tmp_path: Path, record: dict[str, Any]) -> int:
     return cli.main(["verify", str(path)])
 
 
-def test_an_honest_finished_game_passes(store: GameStore, capsys: pytest.CaptureFixture[str]) -> None:
-    finished_game(store, "HNST22")
-    rolled = sum(1 for event in store.events_since("HNST22", -1) for _ in dice_in(event))
+def test_an_honest_finished_game_passes(
+    code: str, store: GameStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished_game(store, code)
+    rolled = sum(1 for event in store.events_since(code, -1) for _ in dice_in(event))
     assert rolled >= 10
-    assert cli.main(["verify", "hnst22"]) == 0
-    assert f"HNST22: OK, {rolled} dice checked" in capsys.readouterr().out
+    assert cli.main(["verify", code.lower()]) == 0
+    assert f"{code}: OK, {rolled} dice checked" in capsys.readouterr().out
 
 
-def test_the_export_is_public_and_verifies(store: GameStore, tmp_path: Path) -> None:
-    finished_game(store, "XPRT22")
-    record = exported(tmp_path, "XPRT22")
+def test_the_export_is_public_and_verifies(code: str, store: GameStore, tmp_path: Path) -> None:
+    finished_game(store, code)
+    record = exported(tmp_path, code)
     assert record["seed"] == SEED
     assert record["events"][0]["type"] == "GameCreated"
     assert "seed" not in record["events"][0], "the public stream holds only the commitment"
@@ -91,10 +101,10 @@ def test_the_export_is_public_and_verifies(store: GameStore, tmp_path: Path) -> 
 
 
 def test_a_changed_die_fails(
-    store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    code: str, store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    finished_game(store, "TMPR22")
-    record = exported(tmp_path, "TMPR22")
+    finished_game(store, code)
+    record = exported(tmp_path, code)
     rolled = next(e for e in record["events"] if e["type"] == "DiceRolled")
     move = rolled["dice"]["move"]
     move["value"] = move["value"] % 6 + 1
@@ -103,22 +113,24 @@ def test_a_changed_die_fails(
     assert f"die {move['index']} shows {move['value']}" in capsys.readouterr().out
 
 
-def test_another_seed_fails(store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    finished_game(store, "SEED22")
-    record = {**exported(tmp_path, "SEED22"), "seed": "d5" * 32}
+def test_another_seed_fails(
+    code: str, store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished_game(store, code)
+    record = {**exported(tmp_path, code), "seed": "d5" * 32}
     capsys.readouterr()
     assert verify_record(tmp_path, record) == 1
     assert "does not match the commitment" in capsys.readouterr().out
 
 
 def test_a_game_still_playing_cannot_be_checked(
-    store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    code: str, store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    state, event = create("quest1607", "SAXR22", {}, SEED)
-    store.create("SAXR22", state, event, hash_token("host"))
-    assert cli.main(["verify", "SAXR22"]) == 2
+    state, event = create("quest1607", code, {}, SEED)
+    store.create(code, state, event, hash_token("host"))
+    assert cli.main(["verify", code]) == 2
     assert "seed stays secret" in capsys.readouterr().err
-    assert cli.main(["export", "SAXR22"]) == 2
+    assert cli.main(["export", code]) == 2
     assert verify_record(tmp_path, {"seed": None, "events": [event]}) == 2
     assert cli.main(["verify", "NNKNWN"]) == 2
     assert "no game NNKNWN" in capsys.readouterr().err
