@@ -70,6 +70,11 @@ class Device:
         self.errors: list[str] = []
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def goto(self, path: str) -> Page:
         self.page.goto(path)
@@ -449,3 +454,33 @@ def test_a_reload_rejoins_without_asking(table: dict[str, Any]) -> None:
     table["cas"].shot("player-cas-full", full_page=True)
     table["screen"].shot("screen-end")
     assert table["screen"].page.locator(INJECTED).count() == 0
+
+
+def test_offline_banner_and_resume_after_the_network_returns(table: dict[str, Any]) -> None:
+    base, code, host_token = table["base"], table["code"], table["host_token"]
+    cas: Device = table["cas"]
+    page = cas.page
+    expect(page.locator("#offline")).to_be_hidden()
+    before = int(page.locator("#res-wood").inner_text())
+    cas.context.set_offline(True)
+    expect(page.locator("#offline")).to_be_visible()
+    api(base, "POST", f"/api/games/{code}/actions", host_token,
+        {"type": "adjust", "player": table["players"]["cas"]["id"], "resources": {"wood": 1},
+         "reason": "e2e: while offline"})
+    cas.shot("player-cas-offline")
+    cas.context.set_offline(False)
+    expect(page.locator("#offline")).to_be_hidden()
+    expect(page.locator("#res-wood")).to_have_text(str(before + 1))
+    expect(page.locator("#conn")).to_be_hidden()
+
+
+def test_the_service_worker_caches_the_app_shell(table: dict[str, Any]) -> None:
+    version = re.search(r"const VERSION = '([^']+)'", (SHOTS.parent / "pwa" / "sw.js").read_text())
+    assert version
+    page = table["host"].page
+    keys = page.evaluate("navigator.serviceWorker.ready.then(() => caches.keys())")
+    assert version.group(1) in keys
+    cached = page.evaluate(
+        "name => caches.open(name).then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))",
+        version.group(1))
+    assert {"/index.html", "/js/app.js", "/js/views/player.js", "/css/app.css"} <= set(cached)
