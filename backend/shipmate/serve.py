@@ -120,11 +120,11 @@ def certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
 class Options:
     """What `shipmate serve` was asked for."""
 
-    host: str = "0.0.0.0"
-    port: int = 8000
-    workers: int = DEFAULT_WORKERS
-    threads: int = DEFAULT_THREADS
-    tls: tuple[Path, Path] | None = None
+    host: str
+    port: int
+    workers: int
+    threads: int
+    tls: tuple[Path, Path] | None
 
 
 def gunicorn_settings(options: Options, when_ready: Callable[[Arbiter], None]) -> dict[str, Any]:
