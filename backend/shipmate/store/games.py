@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,16 +24,23 @@ PENDING_TTL = 30
 
 # KEYS: version, state, events, tokens.
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
-#       channel, idle TTL, message to publish, token hash ('' for none), token role JSON.
+#       channel, idle TTL, message to publish, token hash ('' for none), token role JSON, commit id.
+# The commit id rides in the stream entry: when a reply is lost and the client library sends the
+# same commit again, the script recognises its own entry and answers success instead of a conflict
+# that would make `act` decide the action a second time.
 _COMMIT = """
 local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if current ~= tonumber(ARGV[1]) then
+  local entry = redis.call('XRANGE', KEYS[3], ARGV[2] .. '-1', ARGV[2] .. '-1')[1]
+  if entry and entry[2][3] == 'c' and entry[2][4] == ARGV[10] then
+    return {1, tonumber(ARGV[2])}
+  end
   return {0, current}
 end
 local ttl = tonumber(ARGV[6])
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ttl)
-redis.call('XADD', KEYS[3], ARGV[2] .. '-1', 'e', ARGV[4])
+redis.call('XADD', KEYS[3], ARGV[2] .. '-1', 'e', ARGV[4], 'c', ARGV[10])
 redis.call('EXPIRE', KEYS[3], ttl)
 if ARGV[8] ~= '' then
   redis.call('HSET', KEYS[4], ARGV[8], ARGV[9])
@@ -124,7 +132,7 @@ class GameStore:
             ok, current = self._commit(
                 keys=[keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)],
                 args=[expected, version, dumps(state), dumps(events), keys.channel(code),
-                      self.idle_ttl, message, token_hash, dumps(role)],
+                      self.idle_ttl, message, token_hash, dumps(role), secrets.token_hex(8)],
             )
         if not ok:
             raise Conflict(int(current))

@@ -15,7 +15,8 @@ def state(code: str) -> str:
 
 
 def events(code: str) -> str:
-    """The append-only stream: one entry per version, id ``<version>-1``, field ``e`` = events."""
+    """The append-only stream: one entry per version, id ``<version>-1``, field ``e`` = events,
+    field ``c`` = the commit's random id (it recognises a commit sent twice)."""
     return f"game:{{{code}}}:events"
 
 
