@@ -84,6 +84,8 @@ class Device:
         SHOTS.mkdir(exist_ok=True)
         self.page.wait_for_timeout(150)
         self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=full_page)
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= self.page.viewport_size["width"], f"{label}: the page scrolls sideways"
 
     def tokens(self, code: str) -> dict[str, Any]:
         stored = self.page.evaluate("JSON.parse(localStorage.getItem('shipmate.games') || '{}')")
@@ -137,6 +139,7 @@ def test_create_game_and_lobby(table: dict[str, Any]) -> None:
     expect(page.locator("h2", has_text="Create a game")).to_be_visible()
     host.shot("home-en")
     page.locator("label.chip", has_text="1").click()
+    page.get_by_label("Crew of a sunk ship when it returns (C7)").select_option("2")
     page.get_by_role("button", name="Create").click()
     page.wait_for_url(re.compile(r"/join/[A-Z0-9]{6}$"))
     code = page.url.rsplit("/", 1)[-1]
@@ -145,6 +148,8 @@ def test_create_game_and_lobby(table: dict[str, Any]) -> None:
     expect(page.locator(".qr img")).to_be_visible()
     assert page.locator(".qr img").evaluate("img => img.complete && img.naturalWidth > 0")
     assert host.tokens(code).get("host")
+    ruleset = api(table["base"], "GET", f"/api/games/{code}/ruleset")
+    assert ruleset["sunk_crew"] == 2  # the house rule reached the server
     # The host plays too: they join as a player from the same lobby.
     page.get_by_label("Your name").fill("Anna")
     page.locator("label.character", has_text="The Netherlands").click()
@@ -233,6 +238,7 @@ def test_trade_offered_and_accepted_on_two_phones(table: dict[str, Any]) -> None
     before = {p["id"]: p["resources"] for p in api(base, "GET", f"/api/games/{code}")["players"]}
     page = table["host"].page
     page.locator("#offer-form summary").click()
+    table["host"].shot("player-host-offer-form")
     page.locator("#offer-to").select_option(bram["id"])
     page.locator("[data-step='offer.give.wood'][data-d='1']").click()
     page.locator("[data-step='offer.get.iron'][data-d='1']").click()
@@ -326,6 +332,8 @@ def test_a_fight_to_a_sinking(table: dict[str, Any]) -> None:
         want -= min(n, want)
     winner_page.locator("#fish-send").click()
     expect(winner_page.locator(".combat")).to_have_count(0)
+    sunk_ship = next(p for p in api(base, "GET", f"/api/games/{code}")["players"] if p["id"] == sunk)
+    assert sunk_ship["ships"][0]["crew"] == 2  # C7 with the house rule sunk_crew = 2
     assert api(base, "GET", f"/api/games/{code}")["combat"] is None
     table["fight_winner"] = winner
 

@@ -299,10 +299,12 @@ export function canFire(state, me) {
   return OK;
 }
 
-export function canSurrender(state, me) {
+export function canSurrender(state, me, ruleset = null) {
   const combat = state && state.combat;
   if (!combat) return no('C8', 'r_no_combat');
-  if (!combatSide(state, me)) return no('C8', 'r_not_side');
+  const side = combatSide(state, me);
+  if (!side) return no('C8', 'r_not_side');
+  if (ruleset && ruleset.surrender_by === 'defender' && side !== 'defender') return no('C8', 'r_defender');
   const open = combat.stage === 'firing' || combat.stage === 'surrender_offered';
   if (!open || surrenderedBy(combat) === me) return no('C8', 'r_stage', { stage: combat.stage });
   return OK;

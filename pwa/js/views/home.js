@@ -5,7 +5,7 @@ import { t } from '../i18n.js';
 import { errorText, toast } from '../ui.js';
 
 export function mount(root, { navigate }) {
-  const ui = { quests: 2, sunkCrew: 1, randomOrder: false, code: '' };
+  const ui = { quests: 2, sunkCrew: 1, ships: 3, defenderOnly: false, lapse: true, randomOrder: false, code: '' };
 
   function draw() {
     const games = knownGames();
@@ -30,6 +30,10 @@ export function mount(root, { navigate }) {
             <label class="check"><input id="random-order" type="checkbox" ${ui.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
             <label>${t('sunk_crew')}
               <select id="sunk-crew">${[1, 2, 3].map((n) => html`<option value="${n}" ${n === ui.sunkCrew ? html`selected` : ''}>${n}</option>`)}</select></label>
+            <label>${t('max_ships')}
+              <select id="max-ships">${[1, 2, 3, 4, 5].map((n) => html`<option value="${n}" ${n === ui.ships ? html`selected` : ''}>${n}</option>`)}</select></label>
+            <label class="check"><input id="defender-only" type="checkbox" ${ui.defenderOnly ? html`checked` : ''}> ${t('defender_only')}</label>
+            <label class="check"><input id="offers-lapse" type="checkbox" ${ui.lapse ? html`checked` : ''}> ${t('offers_lapse')}</label>
           </fieldset>
           <button type="submit" class="primary wide">${t('create')}</button>
         </form>
@@ -54,8 +58,14 @@ export function mount(root, { navigate }) {
     if (event.target.id === 'create-form') {
       const button = event.target.querySelector('button[type=submit]');
       button.disabled = true;
+      // Only what differs from the ruleset's house defaults is sent (RULES.md marks them).
+      const house = {};
+      if (ui.sunkCrew !== 1) house.sunk_crew = ui.sunkCrew;
+      if (ui.ships !== 3) house.caps = { ships: ui.ships };
+      if (ui.defenderOnly) house.surrender_by = 'defender';
+      if (!ui.lapse) house.offers_lapse = false;
       const options = { quests_per_level: ui.quests };
-      if (ui.sunkCrew !== 1) options.sunk_crew = ui.sunkCrew;
+      if (Object.keys(house).length) options.house_rules = house;
       try {
         const game = await api.createGame(options);
         saveTokens(game.code, { host: game.host_token, randomOrder: ui.randomOrder });
@@ -72,6 +82,9 @@ export function mount(root, { navigate }) {
     if (el.name === 'quests') ui.quests = Number(el.value);
     if (el.id === 'random-order') ui.randomOrder = el.checked;
     if (el.id === 'sunk-crew') ui.sunkCrew = Number(el.value);
+    if (el.id === 'max-ships') ui.ships = Number(el.value);
+    if (el.id === 'defender-only') ui.defenderOnly = el.checked;
+    if (el.id === 'offers-lapse') ui.lapse = el.checked;
     if (el.id === 'join-code') ui.code = normaliseCode(el.value);
   }
 

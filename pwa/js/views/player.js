@@ -219,7 +219,7 @@ export async function mount(root, { code, navigate }) {
         ${actionButton(R.canFire(state, me), 'fire', t('fire'), { act: 'fire' }, 'danger huge')}
         ${combat.stage === 'surrender_offered'
           ? actionButton(R.canAcceptSurrender(state, me), 'accept-surrender', t('accept_surrender'), { act: 'accept_surrender' })
-          : actionButton(R.canSurrender(state, me), 'surrender', t('surrender'), { act: 'surrender' })}</div>`;
+          : actionButton(R.canSurrender(state, me, rs), 'surrender', t('surrender'), { act: 'surrender' })}</div>`;
     }
     return html`<section class="card combat" aria-labelledby="combat-h" aria-live="polite"><h2 id="combat-h">${t('combat')}</h2>
       <p class="versus">${swatch(session.ruleset, a.character, false)} <strong>${a.name}</strong> (${t('ship', { n: combat.attacker.ship })}) ${t('vs')} ${swatch(session.ruleset, d.character, false)} <strong>${d.name}</strong> (${t('ship', { n: combat.defender.ship })})</p>
@@ -260,13 +260,14 @@ export async function mount(root, { code, navigate }) {
         ${sharedReason && state.phase === 'playing' ? html`<p class="why turn-why" id="turn-why">${sharedReason}</p>` : ''}
       </section>
       ${state.event ? html`<section class="event-banner" aria-label="${t('event')}"><strong>${state.event.id} · ${tx(state.event.title)}</strong><p>${tx(state.event.text)}</p></section>` : ''}
-      ${combatBox(player)}
+      ${state.combat ? combatBox(player) : ''}
       ${diceBox(player)}
       <section class="card" aria-labelledby="res-h"><h2 id="res-h">${t('resources')}</h2>${resourceGrid(player)}</section>
       <section class="card" aria-labelledby="ships-h"><h2 id="ships-h">${t('ships')}</h2><div class="ships">${player.ships.map((s) => shipCard(player, s, true))}</div></section>
       ${sailBox(player)}
       ${questBox(player)}
       ${tradeBox(player)}
+      ${state.combat ? '' : combatBox(player)}
       <div class="actionbar">${actionButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { act: 'end_turn' }, 'primary wide', { own: true })}</div>
     `);
     paintSwatches(root);
