@@ -436,7 +436,10 @@ def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
     page.get_by_label("Food").fill("2")
     page.get_by_label("Reason").fill("found a crate")
     page.get_by_role("button", name="Apply").click()
-    expect(page.locator(".players")).to_contain_text("2 Food")
+    cas_line = page.locator(".players li", has_text="Cas")
+    expect(cas_line).to_contain_text("2 Food")
+    page.get_by_role("button", name="Undo last action").click()
+    expect(cas_line).not_to_contain_text("2 Food")
     dice = table["cas"].goto(f"/dice/{code}")
     expect(dice.locator(".dice-device")).to_be_visible()
     table["cas"].shot("dice-device")
@@ -492,3 +495,34 @@ def test_the_service_worker_caches_the_app_shell(table: dict[str, Any]) -> None:
         "name => caches.open(name).then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))",
         version.group(1))
     assert {"/index.html", "/js/app.js", "/js/views/player.js", "/css/app.css"} <= set(cached)
+
+
+def test_the_pure_rule_checks_explain_refusals(table: dict[str, Any]) -> None:
+    """logic/rules.js and logic/format.js are pure: state + ruleset in, checks and words out."""
+    page = table["cas"].page
+    result = page.evaluate("""async () => {
+      const R = await import('/js/logic/rules.js');
+      const F = await import('/js/logic/format.js');
+      const ruleset = await (await fetch('/api/games/%s/ruleset')).json();
+      F.useRuleset(ruleset);
+      const ship = { number: 1, cannons: 1, sails: 6, crew: 6, sail_hits: 0, goods: [] };
+      const me = { id: 'p1', name: 'A', resources: { wood: 1, cotton: 2, food: 1, coal: 9 },
+                   ships: [ship], level: 'bronze', completed: {}, quests: [] };
+      const state = { phase: 'playing', players: [me, { id: 'p2', name: 'B', resources: {}, ships: [] }],
+                      turn: { player: 'p1', rolled: true, dice: { move: { index: 0, value: 2 }, white: [] }, moved: {} },
+                      offers: [], combat: null, event: null };
+      const sails = R.canUpgrade(state, ruleset, 'p1', 1, 'sails');
+      const crew = R.canUpgrade(state, ruleset, 'p1', 1, 'crew', 'wood');
+      const notMine = R.canRoll({ ...state, turn: { ...state.turn, player: 'p2', rolled: false } }, 'p1');
+      const market = R.canMarket(state, ruleset, 'p1', 'coal', 'iron');
+      const fair = R.canUpgrade({ ...state, event: { id: 'G6', title: { en: 'Cheap iron' } } },
+                                ruleset, 'p1', 1, 'cannons');
+      return { sails: F.explain(sails), crew: F.explain(crew), notMine: F.explain(notMine),
+               market: market.ok, allowance: R.allowance(state, me), fair: F.explain(fair) };
+    }""" % table["code"])
+    assert result["sails"] == "U3 · Sails +1 is already at its maximum of 6."
+    assert result["crew"] == ""  # U1/U2: 1 Food + 1 Wood launches ship 2 (1 of at most 3)
+    assert result["notMine"] == "T5 · Not your turn — it is B’s."
+    assert result["market"] is True
+    assert result["allowance"] == 6  # T3: max(die 2, Sails 6)
+    assert result["fair"] == "U4 · Cannons +1 costs 2 Coal + 1 Iron; you have 9 Coal, 0 Iron"

@@ -24,6 +24,7 @@ export async function mount(root, { code, navigate }) {
     if (!state) return;
     const mine = tokens();
     if (state.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
+    if (state.phase !== 'lobby' && mine.host) { navigate(`/host/${code}`, { replace: true }); return; }
     const rs = session.ruleset;
     const taken = new Set(state.players.map((p) => p.character));
     if (ui.character && taken.has(ui.character)) ui.character = null;
