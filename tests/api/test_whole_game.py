@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shipmate.web.schemas import StateViewSchema
+from shipmate.web.schemas.quest1607 import StateViewSchema
 from tests.api.client import RESOURCES, Game
 
 FIGHTS = "win_fight"

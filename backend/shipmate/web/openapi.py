@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from . import schemas
+from .schemas import DEFAULT_GAME, GAMES, common
+from .schemas.common import GameSchemas
 
 ERRORS = {
     400: "Malformed body or unknown action (`fields` says which)",
@@ -39,31 +40,67 @@ def _errors(*statuses: int) -> dict[int, Any]:
     return {status: _json("Error", ERRORS[status]) for status in statuses}
 
 
-def _action_schemas(spec: APISpec) -> dict[str, Any]:
-    """Register one schema per action type and return the request body: oneOf them by `type`."""
+def _ref(component: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{component}"}
+
+
+class GameComponents(NamedTuple):
+    """The names of one game's components: its creation body, the union of its actions, its view."""
+
+    creation: str
+    actions: str
+    view: str
+
+
+def _game_components(spec: APISpec, game: GameSchemas) -> GameComponents:
+    """Register one game's creation body, actions and view; return their components' names.
+
+    Each action schema becomes `<Name>Action` (shared ones once), and `<Game>Action` is their union,
+    told apart by `type`.
+    """
+    creation = f"Create{game.title}Game"
+    spec.components.schema(creation, schema=game.creation)
+    view = game.view.__name__.removesuffix("Schema")
+    spec.components.schema(view, schema=game.view)
     mapping: dict[str, str] = {}
-    for name, schema in schemas.ACTIONS.items():
+    for kind, schema in game.actions.items():
         component = schema.__name__.removesuffix("Schema") + "Action"
         if component not in spec.components.schemas:
             spec.components.schema(component, schema=schema)
-        mapping[name] = f"#/components/schemas/{component}"
-    return {
+        mapping[kind] = _ref(component)["$ref"]
+    union = f"{game.title}Action"
+    spec.components.schema(union, {
+        "description": f"An action of a {game.name} game.",
         "oneOf": [{"$ref": ref} for ref in dict.fromkeys(mapping.values())],
         "discriminator": {"propertyName": "type", "mapping": mapping},
-    }
+    })
+    return GameComponents(creation, union, view)
 
 
 @cache
 def build_spec() -> dict[str, Any]:
     """Return the OpenAPI 3 document of every route (WebSocket included, as its handshake)."""
     spec = APISpec(title="Shipmate", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
-                   info={"description": "The phone companion for Quest 1607 (DESIGN.md)."})
+                   info={"description": "The phone companion for sea-trading board games: "
+                                        f"{', '.join(GAMES)} (DESIGN.md)."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for name in ("Error", "Health", "GameCreated", "Joined", "StateView", "Event", "ActionResult",
-                 "EventList"):
-        spec.components.schema(name, schema=getattr(schemas, f"{name}Schema"))
-    spec.components.schema("CreateGame", schema=schemas.CreateGameSchema)
-    spec.components.schema("Join", schema=schemas.JoinSchema)
+    for name in ("Error", "Health", "GameCreated", "Joined", "Event", "ActionResult", "EventList", "Join"):
+        spec.components.schema(name, schema=getattr(common, f"{name}Schema"))
+    games = {name: _game_components(spec, game) for name, game in GAMES.items()}
+    spec.components.schema("CreateGame", {
+        "description": f"`game` picks the game ({DEFAULT_GAME} when left out); the options are its own.",
+        "oneOf": [_ref(game.creation) for game in games.values()],
+    })
+    spec.components.schema(common.GAME_STATE_VIEW, {
+        "description": "The game's state view for the caller: a common header, then the game's own fields.",
+        "oneOf": [_ref(game.view) for game in games.values()],
+        "discriminator": {"propertyName": "game",
+                          "mapping": {name: _ref(game.view)["$ref"] for name, game in games.items()}},
+    })
+    actions = {
+        "description": "The game at `code` decides which actions it knows: one union per game.",
+        "anyOf": [_ref(game.actions) for game in games.values()],
+    }
     bearer: list[dict[str, list[str]]] = [{"bearer": []}]
     optional_bearer: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 
@@ -79,7 +116,7 @@ def build_spec() -> dict[str, Any]:
     spec.path(path="/api/games/{code}", parameters=[CODE], operations={"get": {
         "summary": "The state view for the bearer's token (public without one)",
         "security": optional_bearer,
-        "responses": {200: _json("StateView", "The state view"), **_errors(401, 404, 429, 503)},
+        "responses": {200: _json(common.GAME_STATE_VIEW, "The state view"), **_errors(401, 404, 429, 503)},
     }})
     spec.path(path="/api/games/{code}/players", parameters=[CODE], operations={"post": {
         "summary": "Join the lobby",
@@ -93,7 +130,7 @@ def build_spec() -> dict[str, Any]:
     spec.path(path="/api/games/{code}/actions", parameters=[CODE, IDEMPOTENCY_KEY], operations={"post": {
         "summary": "Run an action",
         "security": bearer,
-        "requestBody": {"required": True, "content": {"application/json": {"schema": _action_schemas(spec)}}},
+        "requestBody": {"required": True, "content": {"application/json": {"schema": actions}}},
         "responses": {200: _json("ActionResult", "Applied"),
                       **_errors(400, 401, 403, 404, 409, 413, 422, 429, 503)},
     }})

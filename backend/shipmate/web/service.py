@@ -6,6 +6,7 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app, request
@@ -13,7 +14,6 @@ from flask import current_app, request
 from ..rules import PUBLIC, Action, Event, ShipmateError, State, Viewer, create, event_view_for, view_for
 from ..store import Conflict, GameStore, Unavailable, hash_token
 from ..store.games import Change
-from . import schemas
 from .errors import (
     Answer,
     ApiError,
@@ -24,6 +24,8 @@ from .errors import (
     Unauthorized,
     refusal,
 )
+from .schemas import for_game, load_creation
+from .schemas.common import EventsQuerySchema, JoinSchema, load
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -82,6 +84,19 @@ def load_state(code: str) -> State:
     return state
 
 
+@lru_cache(maxsize=4096)
+def game_name(code: str) -> str:
+    """Return the name of the game played under `code` (404 for none), to pick its schemas.
+
+    A code names one game for the game's whole life, so each process remembers it. A code comes back
+    only after its game has expired (IDLE_TTL); a name remembered from before could only have an
+    action checked against the wrong game's schemas: the rules that decide it are always the game's
+    own, and they check every parameter again.
+    """
+    name: str = load_state(code)["game"]
+    return name
+
+
 def new_code() -> str:
     """Return a random game code: 6 characters without 0, O, 1, I and L."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -96,12 +111,12 @@ def join_url(code: str) -> str:
 def create_game(body: Any) -> dict[str, str]:
     """Create a game with a fresh code, secret seed and host token."""
     limit("games")
-    payload = schemas.load(schemas.CreateGameSchema(), body)
+    game, options = load_creation(body)
     seed = secrets.token_hex(32)
     host_token = secrets.token_urlsafe(16)
     while True:
         code = new_code()
-        state, event = create(payload["game"], code, payload["options"], seed)
+        state, event = create(game, code, options, seed)
         try:
             store().create(code, state, event, hash_token(host_token))
         except Conflict:  # the code is taken: draw another
@@ -125,7 +140,7 @@ def _joined(events: list[Event]) -> str:
 def join(code: str, body: Any) -> dict[str, str]:
     """Seat a new player in the lobby and give them a token, stored in the same atomic step."""
     limit("joins")
-    payload = schemas.load(schemas.JoinSchema(), body)
+    payload = load(JoinSchema(), body)
     token = secrets.token_urlsafe(16)
     action = {"type": "join", "name": payload["name"], "character": payload["character"]}
     change = _commit(code, action, PUBLIC,
@@ -142,7 +157,7 @@ def view(code: str, token: str | None) -> State:
 def events(code: str, token: str | None, query: Any) -> dict[str, Any]:
     """Return every event after version `since`, as the caller may see them."""
     caller = authenticate(code, token)
-    since = schemas.load(schemas.EventsQuerySchema(), query)["since"]
+    since = load(EventsQuerySchema(), query)["since"]
     state = load_state(code)
     found = [e for e in store().events_since(code, since) if e["version"] <= state["version"]]
     return {"version": state["version"],
@@ -160,7 +175,7 @@ def update_body(state: State, events: list[Event], viewer: Viewer) -> dict[str, 
 
 def _apply(code: str, caller: Caller, body: Any, language: str) -> Answer:
     try:
-        action, expected = schemas.load_action(body)
+        action, expected = for_game(game_name(code)).load_action(body)
         try:
             change = _commit(code, action, caller.viewer, expected_version=expected)
         except Conflict as exc:

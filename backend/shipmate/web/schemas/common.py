@@ -1,0 +1,201 @@
+"""What every game's API shares: the strict base, the generic actions and bodies, the responses.
+
+The schemas check shape, types and lengths; the rules check everything that depends on the game
+(a known resource, an open offer, whose turn it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from ..errors import BadRequest
+
+ID = validate.Length(min=1, max=32)
+RULESET_ID = validate.Regexp(r"^[a-z_]{1,24}$")
+"""An id from a game's ruleset file: a resource, a good, a port, a sea area."""
+
+GAME_STATE_VIEW = "GameStateView"
+"""The OpenAPI component that openapi.py makes of every game's state view."""
+
+
+class Strict(Schema):
+    """A body with no fields but its own: an unknown field is a 400."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def load(schema: Schema, body: Any) -> dict[str, Any]:
+    """Validate a request body with `schema`, or raise BadRequest with every field's messages."""
+    if not isinstance(body, dict):
+        raise BadRequest({"_body": ["The body must be a JSON object."]})
+    try:
+        data: dict[str, Any] = schema.load(body)
+    except ValidationError as exc:
+        messages = exc.messages if isinstance(exc.messages, dict) else {"_body": exc.messages}
+        raise BadRequest(messages) from None
+    return data
+
+
+# ---- requests every game shares -------------------------------------------------------------
+
+
+class JoinSchema(Strict):
+    """POST /api/games/{code}/players: a name (1–24 characters) and a free character."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=24))
+    character = fields.String(required=True, validate=ID)
+
+
+class EventsQuerySchema(Strict):
+    """The query of GET /api/games/{code}/events: every event of the versions after `since`."""
+
+    since = fields.Integer(load_default=-1, validate=validate.Range(min=-1))
+
+
+class ActionSchema(Strict):
+    """What every action has: its type, and the version the client saw (checked first: 409)."""
+
+    type = fields.String(required=True)
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class NoParametersSchema(ActionSchema):
+    """An action with no parameters (e.g. roll, end_turn, finish_phase, agree, undo)."""
+
+
+class OfferIdSchema(ActionSchema):
+    """An answer to an open offer by its id: accept, decline or withdraw it."""
+
+    offer_id = fields.String(required=True, validate=ID)
+
+
+CORE_ACTIONS: dict[str, type[ActionSchema]] = {"undo": NoParametersSchema}
+"""The actions the core decides for every game (the host takes back the latest change)."""
+
+
+class GameSchemas:
+    """One game's request schemas (options and actions) and the schema that documents its view.
+
+    The core's actions (undo) join the game's own; the `default` game is the one POST /api/games
+    creates when the body names none.
+    """
+
+    def __init__(self, name: str, *, options: type[Strict], actions: Mapping[str, type[ActionSchema]],
+                 view: type[Schema], default: bool = False) -> None:
+        self.name = name
+        self.title = name.capitalize()
+        self.default = default
+        self.view = view
+        self.actions: dict[str, type[ActionSchema]] = {**actions, **CORE_ACTIONS}
+        game = (fields.String(load_default=name, validate=validate.OneOf([name])) if default
+                else fields.String(required=True, validate=validate.OneOf([name])))
+        self.creation = Strict.from_dict(
+            {"game": game, "options": fields.Nested(options, load_default=dict)},
+            name=f"Create{self.title}GameSchema",
+        )
+        self._loaders = {kind: schema() for kind, schema in self.actions.items()}
+
+    def load_creation(self, body: Any) -> dict[str, Any]:
+        """Validate POST /api/games for this game: return its options."""
+        options: dict[str, Any] = load(self.creation(), body)["options"]
+        return options
+
+    def load_action(self, body: Any) -> tuple[dict[str, Any], int | None]:
+        """Validate an action body: return the action for the rules and its `expected_version`."""
+        if not isinstance(body, dict):
+            raise BadRequest({"_body": ["The body must be a JSON object."]})
+        kind = body.get("type")
+        loader = self._loaders.get(kind) if isinstance(kind, str) else None
+        if loader is None:
+            raise BadRequest({"type": [f"Unknown action {kind!r}. Known: {', '.join(self.actions)}."]})
+        action = load(loader, body)
+        expected = action.pop("expected_version", None)
+        return action, expected
+
+
+# ---- responses (documentation; the state view is the game's) -----------------------------------
+
+
+class StateHeaderSchema(Schema):
+    """The fields every game's state view opens with; the rest is the game's own."""
+
+    class Meta:
+        unknown = "include"
+
+    code = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf(["lobby", "playing", "finished"]))
+    host = fields.Boolean(required=True, metadata={"description": "true in the host token's view"})
+    you = fields.String(required=True, allow_none=True,
+                        metadata={"description": "the viewer's player id; null for the host and screen"})
+    players = fields.List(fields.Dict(), required=True, metadata={"description": "in seating order"})
+    seed_hash = fields.String(required=True)
+    seed = fields.String(required=True, allow_none=True,
+                         metadata={"description": "null until the game is finished"})
+
+
+class ErrorSchema(Schema):
+    """Every refusal: a code, a message in the caller's language, and details."""
+
+    error = fields.String(required=True, metadata={"example": "rule_violation"})
+    message = fields.String(required=True)
+    fields_ = fields.Dict(
+        data_key="fields", keys=fields.String(), values=fields.List(fields.String()),
+        metadata={"description": "400: the messages of each offending field"},
+    )
+    rule = fields.String(metadata={"description": "422: the rule's ID in RULES.md", "example": "U3"})
+    version = fields.Integer(metadata={"description": "409 stale_version: the game's version"})
+    retry_after = fields.Integer(metadata={"description": "429: seconds to wait"})
+
+
+class HealthSchema(Schema):
+    """GET /healthz."""
+
+    ok = fields.Boolean(required=True)
+    redis = fields.String(required=True, validate=validate.OneOf(["ok", "down"]))
+
+
+class GameCreatedSchema(Schema):
+    """201 of POST /api/games."""
+
+    code = fields.String(required=True, metadata={"example": "K7QX2M"})
+    host_token = fields.String(required=True)
+    join_url = fields.String(required=True)
+
+
+class JoinedSchema(Schema):
+    """201 of POST /api/games/{code}/players."""
+
+    player_id = fields.String(required=True, metadata={"example": "p1"})
+    token = fields.String(required=True)
+
+
+class EventSchema(Schema):
+    """An event: a past-tense fact of one change, filtered for the viewer."""
+
+    class Meta:
+        unknown = "include"
+
+    type = fields.String(required=True, metadata={"example": "SailsUpgraded"})
+    version = fields.Integer(required=True)
+
+
+class ActionResultSchema(Schema):
+    """200 of POST /api/games/{code}/actions."""
+
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    state = fields.Raw(required=True,
+                       metadata={"allOf": [{"$ref": f"#/components/schemas/{GAME_STATE_VIEW}"}]})
+
+
+class EventListSchema(Schema):
+    """GET /api/games/{code}/events."""
+
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
