@@ -59,3 +59,15 @@ export function characterName(ruleset, id) {
   const c = (ruleset && ruleset.characters || []).find((x) => x.id === id);
   return c ? tx(c.name) : String(id || '');
 }
+
+/** One shot in words (C4/C5): "Anna rolls 5 (needs 4+): hit · damage 3 → Crew −1". */
+export function shotText(shot, shooterName, ruleset) {
+  const value = (d) => (d && typeof d === 'object' ? d.value : d);
+  const roll = value(shot.to_hit);
+  if (!shot.hit) return t('shot', { name: shooterName, roll, result: `${t('miss')} (${t('needs', { n: shot.needed })})` });
+  const d = value(shot.damage);
+  const effect = ((ruleset && ruleset.damage) || {})[String(d)] || { effect: shot.effect };
+  const what = effect.effect === 'crew' ? t('crew_loss', { n: effect.loss || 1 })
+    : effect.effect === 'sails_hit' ? t('sails_hit') : t('no_effect');
+  return t('shot', { name: shooterName, roll, result: `${t('hit')} · ${t('damage', { d })} → ${what}` });
+}

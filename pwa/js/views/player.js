@@ -3,7 +3,7 @@ import { tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t, tx } from '../i18n.js';
 import * as R from '../logic/rules.js';
-import { explain, formatResources, requirementText, resName } from '../logic/format.js';
+import { explain, formatResources, requirementText, resName, shotText } from '../logic/format.js';
 import { openGame } from '../session.js';
 import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
 import { animateDice } from './dice.js';
@@ -233,10 +233,7 @@ export async function mount(root, { code, navigate }) {
   function shotList(shots) {
     return html`<ol class="shots">${shots.map((s) => {
       const shooter = R.playerById(state, s.shooter && s.shooter.player ? s.shooter.player : s.shooter);
-      const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
-      const dmg = s.damage && typeof s.damage === 'object' ? s.damage.value : s.damage;
-      const result = s.hit ? `${t('hit')} (≥${s.needed}) · ${t('damage', { d: dmg })}` : `${t('miss')} (≥${s.needed})`;
-      return html`<li>${t('shot', { name: shooter ? shooter.name : '?', roll, result })}</li>`;
+      return html`<li>${shotText(s, shooter ? shooter.name : '?', session.ruleset)}</li>`;
     })}</ol>`;
   }
 

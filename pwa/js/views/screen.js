@@ -4,7 +4,7 @@ import { api, qrUrl } from '../api.js';
 import { html, render, trusted } from '../html.js';
 import { lang, t, tx } from '../i18n.js';
 import { activePlayer, allowance, playerById } from '../logic/rules.js';
-import { formatResources } from '../logic/format.js';
+import { formatResources, shotText } from '../logic/format.js';
 import { diceDistribution, lastRoll } from '../logic/stats.js';
 import { barChart } from '../charts.js';
 import { openGame } from '../session.js';
@@ -61,11 +61,11 @@ export async function mount(root, { code }) {
     return html`<section class="screen-combat" aria-live="polite"><h2>${t('combat')}: ${a.name} ${t('vs')} ${d.name}</h2>
       ${c.stage === 'firing' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
       ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
-      <ol class="shots">${c.shots.map((s) => {
+      ${c.shots.length > 6 ? html`<p class="muted">… ${t('earlier_shots', { n: c.shots.length - 6 })}</p>` : ''}
+      <ol class="shots" start="${Math.max(1, c.shots.length - 5)}">${c.shots.slice(-6).map((s) => {
         const shooter = playerById(state, s.shooter && s.shooter.player ? s.shooter.player : s.shooter);
         const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
-        const dmg = s.damage && typeof s.damage === 'object' ? s.damage.value : s.damage;
-        return html`<li>${dieSvg(roll, 'white', '')} ${t('shot', { name: shooter ? shooter.name : '?', roll, result: s.hit ? `${t('hit')} · ${t('damage', { d: dmg })}` : t('miss') })}</li>`;
+        return html`<li>${dieSvg(roll, 'white', '')} ${shotText(s, shooter ? shooter.name : '?', session.ruleset)}</li>`;
       })}</ol></section>`;
   }
 
