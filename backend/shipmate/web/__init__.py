@@ -42,6 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["shipmate.hub"] = Hub(app.config["REDIS_URL"], store, service.update_body)
 
     errors.init_app(app)
+    ws.init_app(app)
     app.after_request(_secure)
     app.register_blueprint(api.bp)
     app.register_blueprint(ws.bp)

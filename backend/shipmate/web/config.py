@@ -30,8 +30,12 @@ DEFAULTS: dict[str, Any] = {
     "WS_QUEUE_SIZE": 256,
     # WebSocket: seconds between {"type": "ping", "version"} messages (the contract: at most 25).
     "WS_PING_INTERVAL": 20.0,
-    # WebSocket: seconds between protocol pings; a socket that misses a pong is closed.
-    "WS_KEEPALIVE": 30,
+    # WebSocket: seconds between protocol pings; a socket that misses a pong is closed, so a phone
+    # that vanished without closing is noticed within two intervals (under a minute).
+    "WS_KEEPALIVE": 25,
+    # WebSocket: open sockets this process accepts per game and per client address (then 429).
+    "WS_MAX_PER_GAME": 64,
+    "WS_MAX_PER_ADDRESS": 32,
     # WebSocket: seconds a socket closed for overflowing may take to say goodbye before it is cut.
     "WS_CLOSE_GRACE": 5.0,
 }

@@ -12,11 +12,12 @@ import json
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
@@ -48,14 +49,77 @@ class ForbiddenOrigin(ApiError):
         })
 
 
+class TooManySockets(ApiError):
+    """The game, or the client's address, already has as many sockets here as it may."""
+
+    status = 429
+    code = "too_many_sockets"
+
+    def __init__(self) -> None:
+        super().__init__({
+            "nl": "Te veel open verbindingen voor dit spel of dit adres; sluit er een.",
+            "en": "Too many open connections for this game or this address; close one.",
+        })
+
+
+class SocketCounts:
+    """This process's open sockets per game and per client address, each under its own cap."""
+
+    def __init__(self, per_game: int, per_address: int) -> None:
+        self.per_game = per_game
+        self.per_address = per_address
+        self._lock = threading.Lock()
+        self._games: Counter[str] = Counter()
+        self._addresses: Counter[str] = Counter()
+
+    def claim(self, code: str, address: str) -> bool:
+        """Count one more socket of `code` from `address`; False (nothing counted) past a cap."""
+        with self._lock:
+            if self._games[code] >= self.per_game or self._addresses[address] >= self.per_address:
+                return False
+            self._games[code] += 1
+            self._addresses[address] += 1
+            return True
+
+    def release(self, code: str, address: str) -> None:
+        """Count a socket out again."""
+        with self._lock:
+            self._games[code] -= 1
+            self._addresses[address] -= 1
+            self._games, self._addresses = +self._games, +self._addresses
+
+
+def init_app(app: Flask) -> None:
+    """Attach the socket counts of this process to `app`."""
+    app.extensions["shipmate.sockets"] = SocketCounts(int(app.config["WS_MAX_PER_GAME"]),
+                                                      int(app.config["WS_MAX_PER_ADDRESS"]))
+
+
 @bp.before_request
 def check_handshake() -> None:
-    """Refuse a foreign Origin (403), an unknown game (404) or token (401) before the upgrade."""
+    """Refuse a bad handshake before the upgrade.
+
+    A foreign Origin is 403, an unknown game 404, an unknown token 401, and a socket past this
+    process's cap for the game or the client's address 429.
+    """
     origin = request.headers.get("Origin")
-    if origin and urlsplit(origin).netloc != request.host:
+    if origin and urlsplit(origin).netloc.lower() != request.host.lower():
         raise ForbiddenOrigin(origin)
     code = (request.view_args or {})["code"]
     g.caller = service.authenticate(code, request.args.get("token"))
+    counts: SocketCounts = current_app.extensions["shipmate.sockets"]
+    claim = (code, request.remote_addr or "-")
+    if not counts.claim(*claim):
+        raise TooManySockets()
+    g.socket_claim = claim
+
+
+@bp.teardown_request
+def release_claim(_: BaseException | None) -> None:
+    """Count the socket out when its request ends (the socket closed, or the upgrade failed)."""
+    claim = g.pop("socket_claim", None)
+    if claim is not None:
+        current_app.extensions["shipmate.sockets"].release(*claim)
 
 
 @sock.route("/ws/games/<code>", bp=bp)  # type: ignore[untyped-decorator]
