@@ -423,7 +423,14 @@ def test_completing_a_quest_announces_an_event_on_the_screen(table: dict[str, An
 
 
 def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
-    code = table["code"]
+    base, code = table["base"], table["code"]
+    tokens = {p["id"]: p["token"] for p in table["players"].values()}
+    for _ in range(7):  # a few more turns, so that the report has rounds to draw
+        state = api(base, "GET", f"/api/games/{code}")
+        active = state["turn"]["player"]
+        if not state["turn"]["rolled"]:
+            api(base, "POST", f"/api/games/{code}/actions", tokens[active], {"type": "roll"})
+        api(base, "POST", f"/api/games/{code}/actions", tokens[active], {"type": "end_turn"})
     host: Device = table["host"]
     page = host.goto(f"/host/{code}")
     expect(page.locator("#seed-hash")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
@@ -432,14 +439,17 @@ def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
     assert page.locator(INJECTED).count() == 0
     host.shot("host-panel")
     host.shot("host-panel-full", full_page=True)
+    page.locator(".report").screenshot(path=str(SHOTS / "host-report.png"))
     page.get_by_label("Players").select_option(table["players"]["cas"]["id"])
-    page.get_by_label("Food").fill("2")
+    food = next(p for p in api(base, "GET", f"/api/games/{code}")["players"]
+                if p["id"] == table["players"]["cas"]["id"])["resources"]["food"]
+    page.get_by_label("Food").fill("7")
     page.get_by_label("Reason").fill("found a crate")
     page.get_by_role("button", name="Apply").click()
     cas_line = page.locator(".players li", has_text="Cas")
-    expect(cas_line).to_contain_text("2 Food")
+    expect(cas_line).to_contain_text(f"{food + 7} Food")
     page.get_by_role("button", name="Undo last action").click()
-    expect(cas_line).not_to_contain_text("2 Food")
+    expect(cas_line).not_to_contain_text(f"{food + 7} Food")
     dice = table["cas"].goto(f"/dice/{code}")
     expect(dice.locator(".dice-device")).to_be_visible()
     table["cas"].shot("dice-device")

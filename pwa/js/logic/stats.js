@@ -52,6 +52,8 @@ function plus(map, delta, sign = 1) {
   return out;
 }
 
+const LEVEL_INDEX = { bronze: 0, silver: 1, gold: 2, done: 3 };
+
 const RESOURCE_CHANGES = {
   DiceRolled: (e, r) => { r[e.player] = plus(r[e.player], e.gains); },
   MarketTraded: (e, r) => { r[e.player] = plus(plus(r[e.player], e.give, -1), e.get); },
@@ -73,21 +75,21 @@ const RESOURCE_CHANGES = {
 };
 
 /**
- * Per player and round: total resources held and quests completed at the end of that round.
- * Returns {players: [{id, name, character}], rounds: [1, 2, …], resources: {pid: [...]}, quests: {pid: [...]}}.
+ * Per player and round: total resources held and the quest level reached (0 Bronze … 3 done).
+ * Returns {players: [{id, name, character}], rounds: [1, 2, …], resources: {pid: [...]}, levels: {pid: [...]}}.
  */
 export function timeline(events) {
   const players = [];
   const res = {};
   const done = {};
   const rounds = [];
-  const series = { resources: {}, quests: {} };
+  const series = { resources: {}, levels: {} };
   let round = 0;
   const snap = () => {
     rounds.push(round);
     for (const p of players) {
       (series.resources[p.id] ??= []).push(total(res[p.id]));
-      (series.quests[p.id] ??= []).push(done[p.id] || 0);
+      (series.levels[p.id] ??= []).push(done[p.id] || 0);
     }
   };
   for (const e of events) {
@@ -100,13 +102,13 @@ export function timeline(events) {
       snap();
       round = e.round;
     } else if (e.type === 'QuestCompleted') {
-      done[e.player] = (done[e.player] || 0) + 1;
+      done[e.player] = LEVEL_INDEX[e.level_after] ?? (done[e.player] || 0);
     }
     const change = RESOURCE_CHANGES[e.type];
     if (change) change(e, res);
   }
   if (round > 0) snap();
-  return { players, rounds, resources: series.resources, quests: series.quests };
+  return { players, rounds, resources: series.resources, levels: series.levels };
 }
 
 /** The most recent roll in the stream, with what it brought. */

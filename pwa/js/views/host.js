@@ -34,8 +34,8 @@ export async function mount(root, { code }) {
       series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.resources[p.id] || [] })),
     });
     const levels = lineChart({ ...size,
-      title: t('levels_over_rounds'), x: rounds,
-      series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.quests[p.id] || [] })),
+      title: t('levels_over_rounds'), x: rounds, yLabels: [t('bronze'), t('silver'), t('gold'), t('done')],
+      series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.levels[p.id] || [] })),
     });
     const dice = barChart({ ...size,
       title: t('dice_luck'), reference: 3.5, referenceLabel: `${t('expected')} 3.5`, format: (v) => v.toFixed(2),
