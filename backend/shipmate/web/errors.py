@@ -128,6 +128,7 @@ _DUTCH_FIELD_MESSAGES: list[tuple[re.Pattern[str], str]] = [
         (r"^Not a valid string\.$", "Geen geldige tekst."),
         (r"^Not a valid boolean\.$", "Geen geldige booleaanse waarde."),
         (r"^Not a valid mapping type\.$", "Geen geldig object."),
+        (r"^Not a valid list\.$", "Geen geldige lijst."),
         (r"^Invalid input type\.$", "Ongeldig type invoer."),
         (r"^Must be one of: (.*)\.$", r"Moet een van deze zijn: \1."),
         (r"^Must be greater than or equal to (\S+) and less than or equal to (\S+)\.$",
