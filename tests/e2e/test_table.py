@@ -440,7 +440,7 @@ def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
     host.shot("host-panel")
     host.shot("host-panel-full", full_page=True)
     page.locator(".report").screenshot(path=str(SHOTS / "host-report.png"))
-    page.get_by_label("Players").select_option(table["players"]["cas"]["id"])
+    page.locator("#adjust-player").select_option(table["players"]["cas"]["id"])
     food = next(p for p in api(base, "GET", f"/api/games/{code}")["players"]
                 if p["id"] == table["players"]["cas"]["id"])["resources"]["food"]
     page.get_by_label("Food").fill("7")

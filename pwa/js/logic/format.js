@@ -37,7 +37,7 @@ export function formatResources(map, joiner = ' + ', keepZero = false) {
 }
 
 function what(name) {
-  if (String(name).startsWith('quest_')) return t('buy_quest', { level: t(name.slice(6)) });
+  if (name === 'quest_card') return t('quest_card');
   return t('upgrade_part', { part: t(name) });
 }
 

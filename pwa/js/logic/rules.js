@@ -186,7 +186,7 @@ export function canBuyQuest(state, ruleset, me, level) {
   const player = playerById(state, me);
   const cost = costOf(ruleset, 'quest', null, state);
   if (missing(player.resources, cost)) {
-    return no('U5', 'r_cost', { what: `quest_${level}`, cost, have: pick(player.resources, cost) });
+    return no('U5', 'r_cost', { what: 'quest_card', cost, have: pick(player.resources, cost) });
   }
   return OK;
 }

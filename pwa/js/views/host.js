@@ -66,7 +66,7 @@ export async function mount(root, { code }) {
       <section class="card"><h2>${t('players')}</h2><ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong> <span class="muted">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>
       ${state.players.length ? html`<section class="card"><h2>${t('adjust')}</h2>
         <form id="adjust-form">
-          <label>${t('players')} <select id="adjust-player">${state.players.map((p) => html`<option value="${p.id}" ${p.id === ui.player ? html`selected` : ''}>${p.name}</option>`)}</select></label>
+          <label>${t('player')} <select id="adjust-player">${state.players.map((p) => html`<option value="${p.id}" ${p.id === ui.player ? html`selected` : ''}>${p.name}</option>`)}</select></label>
           <div class="adjust-grid">${ids.map((id) => html`<label>${resName(id)} <span class="muted">(${target ? target.resources[id] || 0 : 0})</span>
             <input type="number" inputmode="numeric" step="1" id="adjust-${id}" data-res="${id}" value="${ui.delta[id] || 0}"></label>`)}</div>
           <label>${t('reason')} <input id="adjust-reason" required maxlength="200" value="${ui.reason}"></label>

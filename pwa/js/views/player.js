@@ -26,6 +26,20 @@ function actionButton(check, id, label, data, cls = '', { own = false } = {}) {
     <p class="why" id="${id}-why">${why}</p>`;
 }
 
+/** Buttons side by side; a reason they share is written once below them. */
+function buttonGroup(items) {
+  const reasons = new Map();
+  const buttons = items.map(({ check, id, label, data, cls = '' }) => {
+    const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);
+    if (check.ok) return html`<button type="button" id="${id}" class="${cls}"${attrs}>${label}</button>`;
+    const why = explain(check);
+    const whyId = why === sharedReason ? 'turn-why' : (reasons.get(why) || `${id}-why`);
+    if (why !== sharedReason && !reasons.has(why)) reasons.set(why, whyId);
+    return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${whyId}">${label}</button>`;
+  });
+  return html`<div class="button-group">${buttons}</div>${[...reasons].map(([why, id]) => html`<p class="why" id="${id}">${why}</p>`)}`;
+}
+
 function stepper(path, value, label, max = 99) {
   const safe = path.replace(/\W/g, '-');
   return html`<div class="stepper" role="group" aria-label="${label}">
@@ -129,7 +143,8 @@ export async function mount(root, { code, navigate }) {
           ${actionButton(R.canCompleteQuest(state, me, q), `complete-${q.id}`, t('complete'), { act: 'complete_quest', quest: q.id }, 'primary')}
         </li>`;
       })}</ul>` : html`<p class="muted">${t('no_quests')}</p>`}
-      <div class="buy">${R.LEVELS.map((l) => actionButton(R.canBuyQuest(state, rs, me, l), `buy-${l}`, t('buy_quest', { level: t(l) }), { act: 'buy_quest', level: l }))}</div>
+      <h3>${t('buy_quests')}</h3>
+      ${buttonGroup(R.LEVELS.map((l) => ({ check: R.canBuyQuest(state, rs, me, l), id: `buy-${l}`, label: t(l), data: { act: 'buy_quest', level: l } })))}
     </section>`;
   }
 
