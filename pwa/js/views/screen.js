@@ -48,7 +48,7 @@ export async function mount(root, { code }) {
       <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('your_turn')}</span>` : ''}</header>
       <div class="sp-ships">${p.ships.map((s) => html`<div class="mini-ship"><span class="ship-no">${s.number}</span>
         <span title="${t('cannons')}">${t('cannons')} ${s.cannons}</span><span>${t('sails')} ${s.sails}</span><span>${t('crew')} ${s.crew}</span></div>`)}</div>
-      <p class="sp-quests">${['bronze', 'silver', 'gold'].map((l) => html`<span class="level level-${l}">${t(l)} ${p.completed[l] || 0}/${per}</span>`)} · ${t('quest_count', { n: p.quest_count ?? 0 })}</p>
+      <p class="sp-quests">${['bronze', 'silver', 'gold'].map((l) => html`<span class="level level-${l} ${p.level === l ? 'current' : ''}">${t(l)} ${p.completed[l] || 0}/${per}</span>`)} · ${t('quest_count', { n: p.quest_count ?? 0 })}</p>
       <p class="sp-res">${formatResources(p.resources, ' · ')}</p>
     </article>`;
   }
@@ -69,6 +69,15 @@ export async function mount(root, { code }) {
       })}</ol></section>`;
   }
 
+  /** Before this turn's roll, the table still sees the last one, and whose it was. */
+  function previousRoll(roll) {
+    if (!roll || !roll.dice) return html`<p class="muted">${t('no_roll')}</p>`;
+    const who = playerById(state, roll.player);
+    return html`<div class="previous"><p class="muted">${t('last_roll')}: ${who ? who.name : '?'}</p>
+      ${dieSvg(roll.dice.move.value, 'move', t('movement'))}${roll.dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}
+      <p class="muted">${t('brought')}: ${formatResources(roll.gains)}</p></div>`;
+  }
+
   function draw() {
     if (!state) return;
     const rs = session.ruleset;
@@ -83,7 +92,7 @@ export async function mount(root, { code }) {
         <h1 class="screen-turn" aria-live="polite">${state.phase === 'lobby' ? t('lobby')
           : state.phase === 'finished' ? t('winner', { name: (playerById(state, state.winner) || {}).name || '?' })
           : html`${swatch(rs, active.character, false)} ${t('turn_of', { name: active.name })} <small>${t('round', { n: state.round })}</small>`}</h1>
-        <div class="screen-roll"><div class="dice-row big" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
+        <div class="screen-roll"><div class="dice-row big" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : previousRoll(roll)}</div>
           ${dice ? html`<p>${t('brought')}: <strong>${formatResources(broughtBy(roll && roll.dice && roll.dice.move.index === dice.move.index ? roll : null, state, rs))}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p>` : ''}</div>
         ${state.event ? html`<section class="screen-event" aria-live="assertive"><h2>${t('event')} ${state.event.id}: ${tx(state.event.title)}</h2><p>${tx(state.event.text)}</p></section>` : ''}
         ${combatPanel()}
