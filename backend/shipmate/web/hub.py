@@ -11,7 +11,6 @@ and catches up on what it missed.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -26,7 +25,7 @@ from redis.retry import Retry
 
 from ..rules import Event, State, Viewer
 from ..store import GameStore, Unavailable, keys
-from ..store.games import dumps
+from ..store.games import dumps, loads
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +154,7 @@ class Hub:
                 self._thread.start()
             sockets = self._sockets.setdefault(sock.code, set())
             if not sockets:
+                self._store.follow(sock.code)
                 self._subscribed[sock.code] = threading.Event()
                 with contextlib.suppress(redis.RedisError):  # the hub thread resubscribes on recovery
                     self._pubsub.subscribe(keys.channel(sock.code))
@@ -170,6 +170,7 @@ class Hub:
             if sockets:
                 return
             self._sockets.pop(sock.code, None)
+            self._store.unfollow(sock.code)
             self._subscribed.pop(sock.code, None)
             self._latest.pop(sock.code, None)
             with contextlib.suppress(redis.RedisError):
@@ -203,10 +204,11 @@ class Hub:
                 if subscribed is not None:
                     subscribed.set()
             elif message["type"] == "message":
-                self._fan_out(code, json.loads(message["data"]))
+                self._fan_out(code, loads(message["data"]))
 
     def _fan_out(self, code: str, message: dict[str, Any]) -> None:
         update = Update(message, self._render)
+        self._store.saw(code, update.state)  # before any socket has it: its next action decides on it
         with self._lock:
             sockets = list(self._sockets.get(code, ()))
             if sockets:
