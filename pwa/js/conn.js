@@ -22,8 +22,12 @@ export class LiveGame {
     this.closed = false;
     this.status = 'connecting';
     this.onOnline = () => this.wake();
+    // Offline: the socket is as good as dead (a real network drops it silently), so let it go
+    // now and show "Reconnecting…"; `online` then reconnects at once and resumes.
+    this.onOffline = () => { if (this.socket) this.socket.close(); };
     this.onVisible = () => { if (document.visibilityState === 'visible') this.wake(); };
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
     document.addEventListener('visibilitychange', this.onVisible);
     this.connect();
   }
@@ -118,6 +122,7 @@ export class LiveGame {
     this.closed = true;
     clearTimeout(this.timer);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
     document.removeEventListener('visibilitychange', this.onVisible);
     if (this.socket) { const s = this.socket; this.socket = null; s.close(); }
   }

@@ -225,6 +225,11 @@ def test_a_roll_shows_the_same_dice_on_the_screen(table: dict[str, Any]) -> None
     screen.page.wait_for_timeout(900)
     assert die_values(screen.page) == expected
     expect(screen.page.locator(".screen-roll")).to_contain_text("Brought")
+    expect(page.locator(".dicebox .brought")).to_contain_text("Brought")
+    # T3: sail one square with ship 1; the phone counts it against the allowance
+    page.locator("#sail-form summary").click()
+    page.locator("#sail-1").click()
+    expect(page.locator(".sail-row")).to_contain_text(f"1/{state['turn']['allowance']}")
     host.shot("player-host-rolled")
 
 
@@ -485,6 +490,7 @@ def test_offline_banner_and_resume_after_the_network_returns(table: dict[str, An
     before = int(page.locator("#res-wood").inner_text())
     cas.context.set_offline(True)
     expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#conn")).to_be_visible()  # the socket dropped: "Reconnecting…"
     api(base, "POST", f"/api/games/{code}/actions", host_token,
         {"type": "adjust", "player": table["players"]["cas"]["id"], "resources": {"wood": 1},
          "reason": "e2e: while offline"})

@@ -6,7 +6,8 @@ import * as R from '../logic/rules.js';
 import { explain, formatResources, requirementText, resName, shotText } from '../logic/format.js';
 import { openGame } from '../session.js';
 import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
-import { animateDice } from './dice.js';
+import { animateDice, broughtBy } from './dice.js';
+import { lastRoll as lastRollIn } from '../logic/stats.js';
 
 const PARTS = ['cannons', 'sails', 'crew'];
 
@@ -61,6 +62,7 @@ export async function mount(root, { code, navigate }) {
   let state = null;
   let session;
   let lastRoll = null;
+  let rollEvent = null;
 
   const resourcesOf = (player) => {
     const base = R.resourceIds(session.ruleset, state).filter((id) => {
@@ -100,6 +102,7 @@ export async function mount(root, { code, navigate }) {
     const dice = turn && turn.dice;
     return html`<section class="card dicebox" aria-labelledby="dice-h"><h2 id="dice-h">${t('dice')}</h2>
       <div class="dice-row" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
+      ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(rollEvent && rollEvent.dice && rollEvent.dice.move.index === dice.move.index ? rollEvent : null, state, session.ruleset))}</strong></p>` : ''}
       ${dice && mineTurn ? html`<p class="allowance">${t('allowance', { n: R.allowance(state, player) })}</p>` : ''}
       ${mineTurn && !turn.rolled ? actionButton(roll, 'roll', t('roll'), { act: 'roll' }, 'primary huge') : ''}
     </section>`;
@@ -370,7 +373,10 @@ export async function mount(root, { code, navigate }) {
   }
 
   const off = listen(root, { click: onClick, change: onChange });
-  session = await openGame(code, mine.player.token, { onState: (s) => { state = s; draw(); } });
+  session = await openGame(code, mine.player.token, {
+    onState: (s) => { state = s; draw(); },
+    onEvents: (events) => { rollEvent = lastRollIn(events) || rollEvent; },
+  });
   return {
     refresh: draw,
     unmount() { off(); session.close(); },
