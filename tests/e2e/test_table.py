@@ -455,9 +455,27 @@ def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
     expect(cas_line).to_contain_text(f"{food + 7} Food")
     page.get_by_role("button", name="Undo last action").click()
     expect(cas_line).not_to_contain_text(f"{food + 7} Food")
-    dice = table["cas"].goto(f"/dice/{code}")
-    expect(dice.locator(".dice-device")).to_be_visible()
-    table["cas"].shot("dice-device")
+    # The big dice on a table device; it rolls when it holds the active player's token.
+    watcher = table["screen"].context.new_page()
+    watcher.set_viewport_size(PHONE)
+    watcher.goto(f"/dice/{code}")
+    expect(watcher.locator(".dice-device")).to_be_visible()
+    expect(watcher.locator("#table-roll")).to_have_count(0)
+    active = api(base, "GET", f"/api/games/{code}")["turn"]["player"]
+    roller = next(table[name] for name in ("host", "bram", "cas")
+                  if table["players"][name]["id"] == active)
+    dice = roller.goto(f"/dice/{code}")
+    dice.locator("#table-roll").click()
+    expect(dice.locator(".brought")).to_be_visible()
+    dice.wait_for_timeout(900)
+    rolled = api(base, "GET", f"/api/games/{code}")["turn"]["dice"]
+    faces = [str(rolled["move"]["value"]), *(str(d["value"]) for d in rolled["white"])]
+    assert die_values(dice) == faces
+    expect(watcher.locator(".brought")).to_be_visible()
+    watcher.wait_for_timeout(900)
+    assert die_values(watcher) == faces
+    roller.shot("dice-device")
+    watcher.close()
     page.locator("#lang").click()
     expect(page.locator("h1")).to_contain_text("Spelleider")
     host.shot("host-panel-nl")
