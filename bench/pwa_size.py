@@ -21,7 +21,9 @@ PWA = Path(__file__).resolve().parents[1] / "pwa"
 BUDGET = 60 * 1024
 PAGES = ("home", "lobby", "player", "screen", "host", "dice")
 HTML_REFS = re.compile(r'<(?:link|script)\b[^>]*\b(?:href|src)="(/[^"]+)"', re.I)
-STATIC_IMPORTS = re.compile(r'^\s*(?:import|export)\b[^;]*?\bfrom\s*[\'"]([^\'"]+)[\'"]|^\s*import\s*[\'"]([^\'"]+)[\'"]', re.M)
+STATIC_IMPORTS = re.compile(
+    r'^\s*(?:import|export)\b[^;]*?\bfrom\s*[\'"]([^\'"]+)[\'"]|^\s*import\s*[\'"]([^\'"]+)[\'"]', re.M
+)
 COUNTED = (".html", ".js", ".css", ".webmanifest", ".json")
 
 

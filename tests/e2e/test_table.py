@@ -274,7 +274,8 @@ def test_upgrade_with_the_reason_when_refused(table: dict[str, Any]) -> None:
             {"type": "adjust", "player": anna["id"], "resources": drop, "reason": "e2e: empty"})
     button = page.locator("#up-1-sails")
     expect(button).to_be_disabled()
-    expect(page.locator("#up-1-sails-why")).to_contain_text("U3 · Sails +1 costs 3 Cotton + 1 Wood; you have 0 Cotton, 0 Wood")
+    expect(page.locator("#up-1-sails-why")).to_contain_text(
+        "U3 · Sails +1 costs 3 Cotton + 1 Wood; you have 0 Cotton, 0 Wood")
     api(base, "POST", f"/api/games/{code}/actions", host_token,
         {"type": "adjust", "player": anna["id"], "resources": {"cotton": 3, "wood": 1},
          "reason": "e2e: upgrade"})
@@ -534,16 +535,18 @@ def test_the_service_worker_caches_the_app_shell(table: dict[str, Any]) -> None:
 def test_the_pure_rule_checks_explain_refusals(table: dict[str, Any]) -> None:
     """logic/rules.js and logic/format.js are pure: state + ruleset in, checks and words out."""
     page = table["cas"].page
-    result = page.evaluate("""async () => {
+    result = page.evaluate("""async (code) => {
       const R = await import('/js/logic/rules.js');
       const F = await import('/js/logic/format.js');
-      const ruleset = await (await fetch('/api/games/%s/ruleset')).json();
+      const ruleset = await (await fetch(`/api/games/${code}/ruleset`)).json();
       F.useRuleset(ruleset);
       const ship = { number: 1, cannons: 1, sails: 6, crew: 6, sail_hits: 0, goods: [] };
       const me = { id: 'p1', name: 'A', resources: { wood: 1, cotton: 2, food: 1, coal: 9 },
                    ships: [ship], level: 'bronze', completed: {}, quests: [] };
-      const state = { phase: 'playing', players: [me, { id: 'p2', name: 'B', resources: {}, ships: [] }],
-                      turn: { player: 'p1', rolled: true, dice: { move: { index: 0, value: 2 }, white: [] }, moved: {} },
+      const other = { id: 'p2', name: 'B', resources: {}, ships: [] };
+      const dice = { move: { index: 0, value: 2 }, white: [] };
+      const state = { phase: 'playing', players: [me, other],
+                      turn: { player: 'p1', rolled: true, dice, moved: {} },
                       offers: [], combat: null, event: null };
       const sails = R.canUpgrade(state, ruleset, 'p1', 1, 'sails');
       const crew = R.canUpgrade(state, ruleset, 'p1', 1, 'crew', 'wood');
@@ -553,7 +556,7 @@ def test_the_pure_rule_checks_explain_refusals(table: dict[str, Any]) -> None:
                                 ruleset, 'p1', 1, 'cannons');
       return { sails: F.explain(sails), crew: F.explain(crew), notMine: F.explain(notMine),
                market: market.ok, allowance: R.allowance(state, me), fair: F.explain(fair) };
-    }""" % table["code"])
+    }""", table["code"])
     assert result["sails"] == "U3 · Sails +1 is already at its maximum of 6."
     assert result["crew"] == ""  # U1/U2: 1 Food + 1 Wood launches ship 2 (1 of at most 3)
     assert result["notMine"] == "T5 · Not your turn — it is B’s."
