@@ -514,6 +514,12 @@ def test_offline_banner_and_resume_after_the_network_returns(table: dict[str, An
         {"type": "adjust", "player": table["players"]["cas"]["id"], "resources": {"wood": 1},
          "reason": "e2e: while offline"})
     cas.shot("player-cas-offline")
+    screen: Device = table["screen"]
+    screen.context.set_offline(True)
+    expect(screen.page.locator("#conn")).to_be_visible()
+    screen.shot("screen-reconnecting")
+    screen.context.set_offline(False)
+    expect(screen.page.locator("#conn")).to_be_hidden()
     cas.context.set_offline(False)
     expect(page.locator("#offline")).to_be_hidden()
     expect(page.locator("#res-wood")).to_have_text(str(before + 1))
