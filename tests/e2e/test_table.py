@@ -494,6 +494,14 @@ def test_a_reload_rejoins_without_asking(table: dict[str, Any]) -> None:
     expect(bram.page.locator("#res-h")).to_have_text("Grondstoffen")
     assert bram.page.locator(INJECTED).count() == 0
     bram.shot("player-bram-reloaded-nl")
+    # A token the server does not know is dropped, and the phone asks to join again.
+    stranger = Device(table["screen"].context.browser, table["base"], "stranger", "en-GB")
+    stranger.context.add_init_script(
+        "localStorage.setItem('shipmate.games', JSON.stringify({%r: {player: {id: 'p9', token: 'nope', name: 'X'}}}))"
+        % code)
+    stranger.goto(f"/play/{code}")
+    expect(stranger.page.get_by_role("link", name="Join")).to_be_visible()
+    stranger.context.close()
     table["cas"].goto(f"/play/{code}")
     table["cas"].shot("player-cas")
     table["cas"].shot("player-cas-full", full_page=True)

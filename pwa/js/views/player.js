@@ -1,5 +1,5 @@
 // The player's phone: ship cards, resources, the dice, and every action with its reason when refused.
-import { tokensFor } from '../api.js';
+import { api, saveTokens, tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t, tx } from '../i18n.js';
 import * as R from '../logic/rules.js';
@@ -373,10 +373,23 @@ export async function mount(root, { code, navigate }) {
   }
 
   const off = listen(root, { click: onClick, change: onChange });
+  let first;
+  try {
+    first = await api.state(code, mine.player.token);
+  } catch (error) {
+    if (error.status === 401 || error.status === 404) {
+      // The server no longer knows this token (or the game): forget it and ask again.
+      saveTokens(code, { player: null });
+      render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : t('not_joined')}</p>
+        <a class="button primary" data-link href="/join/${code}">${t('join')}</a></section>`);
+      return {};
+    }
+  }
   session = await openGame(code, mine.player.token, {
     onState: (s) => { state = s; draw(); },
     onEvents: (events) => { rollEvent = lastRollIn(events) || rollEvent; },
   });
+  if (first) session.live.apply(first.version, first, []);
   return {
     refresh: draw,
     unmount() { off(); session.close(); },
