@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import redis
 from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import games  # noqa: F401  (importing the package registers every game)
 from ..store import GameStore
+from ..store.games import client_for
 from . import api, config, errors, pwa, service, ws
 from .hub import Hub
 
@@ -36,7 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         count = int(app.config["PROXY_COUNT"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
 
-    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
+    client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
     app.extensions["shipmate.hub"] = Hub(app.config["REDIS_URL"], store, service.update_body)

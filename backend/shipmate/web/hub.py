@@ -25,7 +25,7 @@ from redis.retry import Retry
 
 from ..rules import Event, State, Viewer
 from ..store import GameStore, Unavailable, keys
-from ..store.games import dumps, loads
+from ..store.games import dumps, loads, node_url
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,9 @@ class Hub:
 
     def __init__(self, redis_url: str, store: GameStore, render: Render) -> None:
         # Errors surface at once (no silent reconnects), so every reconnect is followed by a catch-up.
-        self._client = redis.Redis.from_url(redis_url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2)
+        # One subscriber connection; for a cluster, its seed node hears every PUBLISH.
+        self._client = redis.Redis.from_url(node_url(redis_url), retry=Retry(NoBackoff(), 0),
+                                            socket_connect_timeout=2)
         self._store = store
         self._render = render
         self._lock = threading.Lock()
