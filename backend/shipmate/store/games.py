@@ -23,6 +23,7 @@ from . import keys
 DEFAULT_IDLE_TTL = 30 * 24 * 3600
 IDEMPOTENCY_TTL = 24 * 3600
 PENDING_TTL = 30
+MAX_VERSION = 2**53
 
 # KEYS: version, state, events, tokens.
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
@@ -247,6 +248,8 @@ class GameStore:
 
     def events_since(self, code: str, since: int) -> list[Event]:
         """Return every event of the versions after `since`, in order."""
+        if since >= MAX_VERSION:  # beyond any stream id Redis accepts, and any version there is
+            return []
         start = f"{max(since + 1, 0)}-0"
         with _redis_errors():
             entries = self.client.xrange(keys.events(code), min=start, max="+")

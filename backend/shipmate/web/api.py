@@ -19,10 +19,17 @@ bp = Blueprint("api", __name__)
 
 def json_body() -> Any:
     """Return the request's JSON body, or raise 400 (413 when it is too large)."""
+    return parse_json(request.get_data())
+
+
+def parse_json(raw: str | bytes) -> Any:
+    """Parse a client's JSON, or raise 400 (also for nesting too deep for the parser)."""
     try:
-        return json.loads(request.get_data())
+        return json.loads(raw)
     except ValueError as exc:
         raise BadRequest({"_body": [f"Malformed JSON: {exc}"]}) from None
+    except RecursionError:
+        raise BadRequest({"_body": ["Malformed JSON: nested too deeply."]}) from None
 
 
 def bearer_token() -> str | None:

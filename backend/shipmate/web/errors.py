@@ -183,7 +183,8 @@ def answer_for(exc: Exception, language: str) -> tuple[int, dict[str, Any], dict
     if isinstance(exc, HTTPException):
         status = exc.code or 500
         code, known = _HTTP_MESSAGES.get(status, (exc.name.lower().replace(" ", "_"), None))
-        return status, {"error": code, "message": known[language] if known else exc.name}, {}
+        allow = {k: v for k, v in exc.get_headers() if k == "Allow"}  # RFC 9110: a 405 lists the methods
+        return status, {"error": code, "message": known[language] if known else exc.name}, allow
     raise exc
 
 

@@ -93,7 +93,8 @@ def build_spec() -> dict[str, Any]:
     })
     spec.components.schema(common.GAME_STATE_VIEW, {
         "description": "The game's state view for the caller: a common header, then the game's own fields.",
-        "oneOf": [_ref(game.view) for game in games.values()],
+        # anyOf: a view allows more fields, so a state may match several; `game` tells them apart
+        "anyOf": [_ref(game.view) for game in games.values()],
         "discriminator": {"propertyName": "game",
                           "mapping": {name: _ref(game.view)["$ref"] for name, game in games.items()}},
     })

@@ -8,7 +8,6 @@ socket's outbox, so that a slow reader holds up nobody but itself).
 from __future__ import annotations
 
 import contextlib
-import json
 import socket
 import threading
 import time
@@ -25,6 +24,7 @@ from ..rules import view_for
 from ..store import GameStore, Unavailable
 from ..store.games import dumps
 from . import service
+from .api import parse_json
 from .errors import ApiError, BadRequest, refusal, request_language
 from .hub import Close, Hub, Outbox, Resume, Update
 from .service import Caller
@@ -191,9 +191,9 @@ class Connection:
 
     def _handle(self, raw: str | bytes) -> None:
         try:
-            message = json.loads(raw)
-        except ValueError as exc:
-            self._refuse(None, BadRequest({"_body": [f"Malformed JSON: {exc}"]}))
+            message = parse_json(raw)
+        except BadRequest as exc:
+            self._refuse(None, exc)
             return
         if not isinstance(message, dict):
             self._refuse(None, BadRequest({"_body": ["The body must be a JSON object."]}))
