@@ -6,6 +6,7 @@ ours to choose (a fight, a dealt quest) the host prepares resources over the API
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -496,9 +497,8 @@ def test_a_reload_rejoins_without_asking(table: dict[str, Any]) -> None:
     bram.shot("player-bram-reloaded-nl")
     # A token the server does not know is dropped, and the phone asks to join again.
     stranger = Device(table["screen"].context.browser, table["base"], "stranger", "en-GB")
-    stranger.context.add_init_script(
-        "localStorage.setItem('shipmate.games', JSON.stringify({%r: {player: {id: 'p9', token: 'nope', name: 'X'}}}))"
-        % code)
+    stale = json.dumps({code: {"player": {"id": "p9", "token": "nope", "name": "X"}}})
+    stranger.context.add_init_script(f"localStorage.setItem('shipmate.games', {json.dumps(stale)})")
     stranger.goto(f"/play/{code}")
     expect(stranger.page.get_by_role("link", name="Join")).to_be_visible()
     stranger.context.close()
