@@ -21,6 +21,11 @@ GAME_STATE_VIEW = "GameStateView"
 """The OpenAPI component that openapi.py makes of every game's state view."""
 
 
+def game_field(name: str, **options: Any) -> fields.String:
+    """Return the `game` field of a body or view that belongs to the game called `name`."""
+    return fields.String(validate=validate.OneOf([name]), **options)
+
+
 class Strict(Schema):
     """A body with no fields but its own: an unknown field is a 400."""
 
@@ -53,7 +58,7 @@ class JoinSchema(Strict):
 class EventsQuerySchema(Strict):
     """The query of GET /api/games/{code}/events: every event of the versions after `since`."""
 
-    since = fields.Integer(load_default=-1, validate=validate.Range(min=-1))
+    since = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=2**53))
 
 
 class ActionSchema(Strict):
@@ -91,8 +96,7 @@ class GameSchemas:
         self.default = default
         self.view = view
         self.actions: dict[str, type[ActionSchema]] = {**actions, **CORE_ACTIONS}
-        game = (fields.String(load_default=name, validate=validate.OneOf([name])) if default
-                else fields.String(required=True, validate=validate.OneOf([name])))
+        game = game_field(name, load_default=name) if default else game_field(name, required=True)
         self.creation = Strict.from_dict(
             {"game": game, "options": fields.Nested(options, load_default=dict)},
             name=f"Create{self.title}GameSchema",
@@ -145,8 +149,11 @@ class ErrorSchema(Schema):
     error = fields.String(required=True, metadata={"example": "rule_violation"})
     message = fields.String(required=True)
     fields_ = fields.Dict(
-        data_key="fields", keys=fields.String(), values=fields.List(fields.String()),
-        metadata={"description": "400: the messages of each offending field"},
+        data_key="fields", keys=fields.String(),
+        values=fields.Raw(metadata={"oneOf": [{"type": "array", "items": {"type": "string"}},
+                                              {"type": "object"}]}),
+        metadata={"description": "400: the messages of each offending field; a nested field's "
+                                 "(options, a map's keys, a list's items) nest the same way"},
     )
     rule = fields.String(metadata={"description": "422: the rule's ID in RULES.md", "example": "U3"})
     version = fields.Integer(metadata={"description": "409 stale_version: the game's version"})

@@ -13,6 +13,7 @@ from .common import (
     OfferIdSchema,
     StateHeaderSchema,
     Strict,
+    game_field,
 )
 
 SHIP = validate.Range(min=1, max=9)
@@ -158,7 +159,10 @@ ACTIONS: dict[str, type[ActionSchema]] = {
 
 
 class PlayerViewSchema(Schema):
-    """One player in the state view."""
+    """One player in the state view (fields may be added)."""
+
+    class Meta:
+        unknown = "include"
 
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -177,9 +181,10 @@ class PlayerViewSchema(Schema):
 class StateViewSchema(StateHeaderSchema):
     """DESIGN.md's Quest 1607 state view, as the caller may see it (fields may be added)."""
 
+    game = game_field("quest1607", required=True)
     round = fields.Integer(required=True)
     turn = fields.Dict(required=True, allow_none=True)
-    players = fields.List(fields.Nested(PlayerViewSchema, unknown="include"), required=True)
+    players = fields.List(fields.Nested(PlayerViewSchema), required=True)
     offers = fields.List(fields.Dict(), required=True)
     combat = fields.Dict(required=True, allow_none=True)
     event = fields.Dict(required=True, allow_none=True)

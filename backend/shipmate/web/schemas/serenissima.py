@@ -13,6 +13,7 @@ from .common import (
     OfferIdSchema,
     StateHeaderSchema,
     Strict,
+    game_field,
 )
 
 WHOLE = validate.Range(min=0)
@@ -106,6 +107,8 @@ class SerenissimaStateViewSchema(StateHeaderSchema):
     ducats, galleys, home_sailors, goods, has_bid, bid (only one's own until every bid is revealed,
     SE5), position and finished_phase.
     """
+
+    game = game_field("serenissima", required=True)
 
 
 SCHEMAS = GameSchemas("serenissima", options=SerenissimaOptionsSchema, actions=ACTIONS,

@@ -6,7 +6,15 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from .common import ID, ActionSchema, GameSchemas, NoParametersSchema, StateHeaderSchema, Strict
+from .common import (
+    ID,
+    ActionSchema,
+    GameSchemas,
+    NoParametersSchema,
+    StateHeaderSchema,
+    Strict,
+    game_field,
+)
 
 WHOLE = validate.Range(min=0)
 CARD = validate.Length(min=1, max=40)
@@ -148,6 +156,8 @@ class VoyagersStateViewSchema(StateHeaderSchema):
     doubloons), bid and ranking; each player has hand (only in the owner's view, else null),
     hand_count, over_limit, gold, received and score.
     """
+
+    game = game_field("voyagers", required=True)
 
 
 SCHEMAS = GameSchemas("voyagers", options=VoyagersOptionsSchema, actions=ACTIONS,
