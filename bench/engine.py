@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shipmate.rules import HOST, Event, State, Viewer, apply, replay  # noqa: E402
-from tests.rules.quest_play import candidates, new_game, try_move  # noqa: E402
+from shipmate.rules import HOST, Event, State, Viewer, apply, replay
+from tests.rules.quest_play import candidates, new_game, try_move
 
 EVENTS = 2_000
 

@@ -56,12 +56,15 @@ class Verdict:
 def dice_in(value: Any) -> Iterable[Mapping[str, Any]]:
     """Yield every ``{"index", "value"}`` die recorded anywhere inside an event."""
     if isinstance(value, Mapping):
-        if set(value) >= {"index", "value"} and isinstance(value.get("index"), int):
+        if "index" in value and "value" in value and isinstance(value["index"], int):
             yield value
-        for item in value.values():
-            yield from dice_in(item)
+        children: Iterable[Any] = value.values()
     elif isinstance(value, list):
-        for item in value:
+        children = value
+    else:
+        return
+    for item in children:
+        if isinstance(item, (Mapping, list)):  # scalars hold no dice: no generator for them
             yield from dice_in(item)
 
 
