@@ -1,6 +1,6 @@
 """Gunicorn settings for a public host: `gunicorn -c deploy/gunicorn.conf.py` (Docker, systemd).
 
-`shipmate serve` uses the same worker model with table-sized numbers (1 worker × 100 threads);
+`shipmate serve` uses the same worker model with table-sized numbers (1 gevent worker);
 this file is for a convention or a public server behind nginx, with REDIS_URL pointing at one
 shared Redis. Each setting says why it is what it is; the environment may override the sizes.
 """
@@ -10,26 +10,32 @@ import os
 wsgi_app = "shipmate.web:create_app()"
 bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
 
-# gthread, because flask-sock runs each WebSocket inside the request that upgraded it: the socket
-# holds one worker thread for its whole life (hours, for a game). The sync worker would serve one
-# phone per process; gevent would need monkey-patching under redis-py's blocking pub/sub reader.
-# A thread that waits on a socket costs no CPU and little memory, so plenty of them are cheap.
-worker_class = "gthread"
+# gevent, by measurement (docs/PERFORMANCE.md). flask-sock runs each WebSocket inside the request
+# that upgraded it, so every open socket holds a request's worth of concurrency for its whole life
+# (hours, for a game), plus simple-websocket's reader and the socket's own writer. Under gthread
+# these are three OS threads per socket; 250 sockets meant ~750 threads in one process fighting
+# for the GIL, and the table-sync workload spent more CPU switching threads than on the game
+# (3.3 ms of server CPU per action). gevent makes them greenlets on one OS thread: a switch is a
+# cheap user-space jump, an idle socket costs a few kB, and the same code runs unchanged (the
+# worker monkey-patches sockets, locks and threads before the app is imported, redis-py's blocking
+# pub/sub reader included). Server CPU per action fell to ~1.4 ms with this change plus the others.
+# The sync worker would serve one phone per process; gthread remains usable (`-k gthread
+# --threads N`) for a host without gevent, with the thread limits described above.
+worker_class = "gevent"
 
-# Threads per worker = the open sockets one worker can hold, plus room for HTTP requests (an
-# action, a join). A table is ~7 sockets (up to 6 phones and the shared screen) and a reconnecting
-# phone briefly holds two. 100 threads hold ~12 busy tables per worker. When every thread is
-# taken, a new phone waits in the listen queue, so size for the peak, not the average.
-threads = int(os.environ.get("SHIPMATE_THREADS", "100"))
+# Open connections one worker accepts (sockets and HTTP requests together). A table is ~7 sockets
+# (up to 6 phones and the shared screen) and a reconnecting phone briefly holds two. A greenlet
+# that waits costs no CPU, so the limit is memory (docs/PERFORMANCE.md measures per idle socket)
+# and the latency budget of one core, not a thread pool.
+worker_connections = int(os.environ.get("SHIPMATE_CONNECTIONS", "2000"))
 
-# Workers: Python runs one thread at a time per process (the GIL), so a worker per core lets the
-# host use its cores for JSON encoding and the rules; each worker holds one Redis subscriber for
-# its sockets. No sticky sessions are needed: any worker on any host serves any table, because
-# every change goes through Redis and is published to every subscriber.
+# Workers: one process runs one core (the GIL; gevent is one OS thread), so a worker per core lets
+# the host use its cores for JSON encoding and the rules; each worker holds one Redis subscriber
+# for its sockets. On a host that also runs Redis and nginx, cores minus one is enough (Redis
+# itself uses little: ~0.1 ms of CPU per action). No sticky sessions are needed: any worker on
+# any host serves any table, because every change goes through Redis and is published to every
+# subscriber.
 workers = int(os.environ.get("WEB_CONCURRENCY", str(min(os.cpu_count() or 1, 4))))
-
-# gthread keeps idle keep-alive connections out of the thread pool; it needs room above `threads`.
-worker_connections = threads + 1000
 
 # Never recycle workers: a recycled worker drops every socket it holds (phones resume, but the
 # whole table sees a reconnect for nothing).

@@ -91,7 +91,7 @@ def serve(args: argparse.Namespace) -> int:
         tls = table.certificate(args.data_dir / "tls", addresses)
     url = args.public_url or table.phone_url(args.host, args.port, tls is not None, lan)
     local_only = args.host in ("127.0.0.1", "localhost", "::1") and not args.public_url
-    options = table.Options(args.host, args.port, args.workers, args.threads, tls)
+    options = table.Options(args.host, args.port, args.workers, args.connections, tls)
     try:
         with redis_for(args.data_dir, share=False) as (redis_url, redis_text):
             os.environ["REDIS_URL"] = redis_url
@@ -211,8 +211,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     run.add_argument("--port", type=_positive, default=8000)
     run.add_argument("--workers", type=_positive, default=table.DEFAULT_WORKERS, help="processes")
-    run.add_argument("--threads", type=_positive, default=table.DEFAULT_THREADS,
-                     help="threads per process; each open WebSocket holds one")
+    run.add_argument("--connections", "--threads", type=_positive, default=table.DEFAULT_CONNECTIONS,
+                     help="open connections per process; each open WebSocket holds one")
     run.add_argument("--tls", action="store_true", help="serve HTTPS with a self-signed certificate")
     run.add_argument("--public-url", help="the URL to show phones (e.g. behind a proxy)")
     run.set_defaults(handler=serve)

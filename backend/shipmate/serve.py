@@ -23,10 +23,10 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
-# One process with 100 threads: flask-sock holds a thread per open WebSocket, a table is about
-# seven sockets, and a living room has one or two tables. deploy/gunicorn.conf.py explains more.
+# One gevent process: a table is about seven sockets and a living room has one or two tables; one
+# core serves hundreds of sockets (docs/PERFORMANCE.md). deploy/gunicorn.conf.py says why gevent.
 DEFAULT_WORKERS = 1
-DEFAULT_THREADS = 100
+DEFAULT_CONNECTIONS = 1000
 
 CERT_DAYS = 397
 CERT_RENEW_BEFORE = datetime.timedelta(days=30)
@@ -123,7 +123,7 @@ class Options:
     host: str
     port: int
     workers: int
-    threads: int
+    connections: int
     tls: tuple[Path, Path] | None
 
 
@@ -132,9 +132,9 @@ def gunicorn_settings(options: Options, when_ready: Callable[[Arbiter], None]) -
     settings: dict[str, Any] = {
         "bind": [f"[{options.host}]:{options.port}" if ":" in options.host else
                  f"{options.host}:{options.port}"],
-        "worker_class": "gthread",
+        "worker_class": "gevent",
         "workers": options.workers,
-        "threads": options.threads,
+        "worker_connections": options.connections,
         # Phones resume after a restart, so a stop need not wait long for open sockets.
         "graceful_timeout": 5,
         # The control socket's default path is shared by every gunicorn of the user.

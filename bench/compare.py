@@ -1,0 +1,269 @@
+"""Run the table-sync workload on boardgame.io, Colyseus and Shipmate in one go and print the ratios.
+
+    .venv/bin/python bench/compare.py                      # 10 and 50 games, 20 s each
+    .venv/bin/python bench/compare.py --games 50 --duration 10 --workers 1
+
+The peers and the load generator are ../shared/peers (read-only): they are copied once to a cache
+folder, where `npm ci` runs once, and `run.sh` runs there. For each number of games the two peers
+run first, then Shipmate in its production set-up: a real `redis-server` (AOF, fsync every second,
+as deploy/redis.conf) and gunicorn with deploy/gunicorn.conf.py, both started here on free
+loopback ports and stopped by pid. The load client measures the gunicorn tree (master and workers)
+and, apart, the Redis process; the table adds the two ("with Redis"). Every JSON line goes to
+bench/results/, the table to standard output. Nothing here runs in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+PEERS = ROOT.parent / "shared" / "peers"
+RESULTS = ROOT / "bench" / "results"
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "shipmate-bench"
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+# The bench opens 5 sockets per game from one address and creates games at a rate no phone would:
+# the per-address limits are for the public internet, not for a load generator on loopback.
+BENCH_ENV = {
+    "RATE_LIMIT_GAMES": "1000000",
+    "RATE_LIMIT_JOINS": "1000000",
+    "RATE_LIMIT_LOOKUPS": "1000000",
+    "WS_MAX_PER_ADDRESS": "1000000",
+    "WS_MAX_PER_GAME": "64",
+}
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def peers_copy(source: Path) -> Path:
+    """Return a writable copy of the peers folder with its node_modules installed (made once)."""
+    stamp = max(int(p.stat().st_mtime) for p in source.rglob("*") if "node_modules" not in p.parts)
+    target = CACHE / f"peers-{stamp}"
+    if not (target / ".installed").exists():
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("node_modules", "results"))
+        for path in target.rglob("*"):
+            path.chmod(path.stat().st_mode | 0o200)
+        for peer in ("boardgameio", "colyseus", "shipmate"):
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                           cwd=target / peer, check=True, stdout=subprocess.DEVNULL)
+        (target / ".installed").touch()
+    return target
+
+
+def stop(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+    """Stop a process this script started, by its pid: SIGTERM, then SIGKILL."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:
+    """Poll `check()` until it is true; raise after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not come up")
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run a real redis-server with deploy/redis.conf's persistence on a free loopback port."""
+    port = free_port()
+    command = [os.environ.get("REDIS_SERVER", "redis-server"), "--port", str(port), "--bind", "127.0.0.1",
+               "--dir", str(folder), "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+               "--client-output-buffer-limit", "pubsub 64mb 16mb 60"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+
+        def answers() -> bool:
+            with contextlib.suppress(redis.RedisError):
+                return bool(client.ping())
+            return False
+
+        wait_until(answers, "redis-server")
+        yield url, process
+    finally:
+        stop(process)
+
+
+@contextlib.contextmanager
+def shipmate(redis_url: str, workers: int | None, log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run gunicorn with deploy/gunicorn.conf.py against `redis_url` on a free loopback port."""
+    port = free_port()
+    env = {**os.environ, **BENCH_ENV, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT / "backend")}
+    if workers:
+        env["WEB_CONCURRENCY"] = str(workers)
+    command = [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+               "--bind", f"127.0.0.1:{port}"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+
+        def healthy() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {log.read_text()[-2000:]}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
+                return bool(answer.status == 200)
+            return False
+
+        wait_until(healthy, "gunicorn")
+        yield url, process
+    finally:
+        stop(process)
+
+
+def run_sh(peers: Path, env: dict[str, str], log: Path) -> list[dict[str, Any]]:
+    """Run peers/run.sh with `env` and return the JSON lines it printed."""
+    with log.open("ab") as err:
+        done = subprocess.run(["bash", str(peers / "run.sh")], env={**os.environ, **env, "SKIP_INSTALL": "1"},
+                              stdout=subprocess.PIPE, stderr=err, check=False)
+    lines = [json.loads(line) for line in done.stdout.decode().splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"run.sh printed no result (exit {done.returncode}); see {log}")
+    return lines
+
+
+def redis_bytes_per_game(url: str) -> dict[str, Any]:
+    """Return what the bench's games take in Redis: bytes per game and per version (MEMORY USAGE)."""
+    client = redis.Redis.from_url(url)
+    games: dict[str, int] = {}
+    for key in client.scan_iter(match="game:*", count=1000):
+        code = key.decode().split("{", 1)[1].split("}", 1)[0]
+        games[code] = games.get(code, 0) + int(client.memory_usage(key, samples=0) or 0)
+    versions = [int(client.get(f"game:{{{code}}}:version") or 0) for code in games]
+    total = sum(games.values())
+    return {
+        "games": len(games),
+        "bytes_per_game": round(total / len(games)) if games else None,
+        "versions_per_game": round(sum(versions) / len(versions)) if versions else None,
+        "bytes_per_version": round(total / sum(versions)) if sum(versions) else None,
+        "used_memory_mb": round(int(client.info("memory")["used_memory"]) / 2**20, 1),
+    }
+
+
+def run_shipmate(peers: Path, games: int, common: dict[str, str], workers: int | None,
+                 log_dir: Path) -> dict[str, Any]:
+    """Start Redis and gunicorn, run the shipmate target once, measure Redis, stop both."""
+    with tempfile.TemporaryDirectory(prefix="shipmate-bench-redis-") as folder, \
+            redis_server(Path(folder)) as (redis_url, redis_process), \
+            shipmate(redis_url, workers, log_dir / f"gunicorn-{games}.log") as (url, server):
+        env = {**common, "PEERS": "shipmate", "SHIPMATE_URL": url, "SHIPMATE_PID": str(server.pid),
+               "SHIPMATE_REDIS_PID": str(redis_process.pid)}
+        (result,) = run_sh(peers, env, log_dir / "run.log")
+        result.setdefault("detail", {})["redis_store"] = redis_bytes_per_game(redis_url)
+        return result
+
+
+def figures(result: dict[str, Any]) -> dict[str, Any]:
+    """Return the comparable figures of one JSON line (Redis added to the server's CPU and memory)."""
+    detail = result.get("detail", {})
+    redis_cpu = detail.get("redis_cpu_s") if not detail.get("redis_included_in_server_figures") else 0
+    redis_rss = detail.get("redis_rss_mb_peak") if not detail.get("redis_included_in_server_figures") else 0
+    return {
+        "peer": result["peer"], "games": result["games"], "actions_per_s": result["actions_per_s"],
+        "p50": result["latency_ms"]["p50"], "p99": result["latency_ms"]["p99"],
+        "cpu_s": (result["server_cpu_s"] or 0) + (redis_cpu or 0),
+        "rss_mb": (result["server_rss_mb_peak"] or 0) + (redis_rss or 0),
+        "errors": result["errors"], "client_cpu_s": detail.get("client_cpu_s"),
+        "other_cpu_s": detail.get("other_cpu_s"), "calibration_ms": detail.get("cpu_calibration_ms"),
+        "final_ok": detail.get("games_final_state_ok"),
+    }
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    """Return the side-by-side table with Shipmate's ratios to each peer."""
+    rows = [figures(r) for r in results]
+    head = ("peer", "games", "actions/s", "p50 ms", "p99 ms", "CPU s (+redis)", "RSS MB (+redis)", "errors",
+            "final ok", "client CPU s", "other CPU s", "calib ms")
+    lines = [" | ".join(head), " | ".join("---" for _ in head)]
+    for row in rows:
+        lines.append(" | ".join(str(x) for x in (
+            row["peer"], row["games"], f"{row['actions_per_s']:.0f}", row["p50"], row["p99"],
+            f"{row['cpu_s']:.2f}", f"{row['rss_mb']:.0f}", row["errors"], row["final_ok"],
+            row["client_cpu_s"], row["other_cpu_s"], row["calibration_ms"])))
+    lines.append("")
+    lines.append("Shipmate ÷ peer (actions/s: >1 is better; p50, p99, CPU per action, RSS: <1 is better)")
+    for games in sorted({row["games"] for row in rows}):
+        mine = next((r for r in rows if r["peer"] == "shipmate" and r["games"] == games), None)
+        if mine is None:
+            continue
+        for peer in (r for r in rows if r["peer"] != "shipmate" and r["games"] == games):
+            per_action = (mine["cpu_s"] / mine["actions_per_s"]) / (peer["cpu_s"] / peer["actions_per_s"])
+            speed = mine["actions_per_s"] / peer["actions_per_s"]
+            lines.append(
+                f"  {games} games vs {peer['peer']}: actions/s ×{speed:.2f}, "
+                f"p50 ×{mine['p50'] / peer['p50']:.2f}, p99 ×{mine['p99'] / peer['p99']:.2f}, "
+                f"CPU per action ×{per_action:.2f}, RSS ×{mine['rss_mb'] / peer['rss_mb']:.2f}")
+    stores = [r["detail"]["redis_store"] for r in results if "redis_store" in r.get("detail", {})]
+    for store in stores:
+        lines.append(f"  Redis after the run: {store}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Run every peer and Shipmate for each number of games; print the table."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
+    parser.add_argument("--duration", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--workers", type=int, help="gunicorn workers (default: deploy/gunicorn.conf.py's)")
+    parser.add_argument("--peers", default="boardgameio colyseus", help="peers to run beside Shipmate")
+    parser.add_argument("--peers-dir", type=Path, default=PEERS)
+    args = parser.parse_args()
+
+    peers = peers_copy(args.peers_dir)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_dir = RESULTS / f"compare-{stamp}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    print(f"[compare] {stamp}; loadavg {Path('/proc/loadavg').read_text().split()[:3]}; logs in {log_dir}",
+          file=sys.stderr)
+    results: list[dict[str, Any]] = []
+    for games in args.games:
+        common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
+        if args.peers.strip():
+            results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
+        results.append(run_shipmate(peers, games, common, args.workers, log_dir))
+    with (log_dir / "results.jsonl").open("w") as out:
+        for result in results:
+            out.write(json.dumps(result) + "\n")
+    text = table(results)
+    (log_dir / "table.md").write_text(text + "\n")
+    print(text)
+    return 0 if all(r["errors"] == 0 for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
