@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shipmate.rules import die, view_for
+from shipmate.rules import die, draw, view_for
 from tests.rules.quest import (
     SEED,
     act,
@@ -127,7 +127,22 @@ def test_e1_a_white_face_can_change_and_movement_can_shift() -> None:
     assert view_for(windy, p("p1"))["turn"]["allowance"] == max(move, 2) + 2
 
 
-def test_e1_gifts_and_losses_reach_every_player_at_once() -> None:
-    state = give(holding("bronze-1"), "p1", wood=2, food=1)
-    drawn = events(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))[1]
-    assert set(drawn["changes"]) == {"p1", "p2"}
+def drawing(state: dict, event_id: str) -> dict:
+    """Return the state with the draw counter moved to where the seed draws `event_id` next."""
+    ids = [f"G{i}" for i in range(1, 21) if f"G{i}" != state["event"]]
+    n = next(n for n in range(2000) if ids[draw(SEED, n, len(ids))] == event_id)
+    return {**state, "counters": {**state["counters"], "draws": n}}
+
+
+def test_e1_a_gift_reaches_every_player_at_once() -> None:
+    state = drawing(give(holding("bronze-1"), "p1", wood=2, food=1), "G9")  # 1 food each
+    state = act(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))
+    assert state["event"] == "G9"
+    assert resources(state, "p1") == {"food": 1}
+    assert resources(state, "p2")["food"] == resources(rolled(game(2)), "p2").get("food", 0) + 1
+
+
+def test_e1_a_loss_takes_only_what_is_left_after_paying_for_the_quest() -> None:
+    state = drawing(give(holding("bronze-2"), "p1", cotton=2, iron=1, wood=1), "G10")
+    state = act(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))
+    assert state["event"] == "G10" and resources(state, "p1") == {}

@@ -19,7 +19,7 @@ from shipmate.rules import (
     text,
 )
 
-from .evolve import deck_after
+from .evolve import deck_after, plus
 from .ruleset import LEVELS, Effects, Rules, rules_for
 
 PARTS = {"sails": ("Zeilen", "Sails"), "cannons": ("Kanonnen", "Cannons"),
@@ -607,12 +607,15 @@ def _complete_quest(ctx: Ctx) -> list[Event]:
     return [
         {"type": "QuestCompleted", "player": pid, "quest_id": quest["id"], "card": quest["card"],
          "level": level, "paid": pay, "level_after": after},
-        _event_drawn(ctx),
+        _event_drawn(ctx, pid, pay),
     ]
 
 
-def _event_drawn(ctx: Ctx) -> Event:
-    """Draw the next event (E1), any event but the active one, and apply its gifts and losses."""
+def _event_drawn(ctx: Ctx, completer: str, paid: Mapping[str, int]) -> Event:
+    """Draw the next event (E1), any event but the active one, and apply its gifts and losses.
+
+    Losses take what players hold once the completer has paid for the quest, never more.
+    """
     number = ctx.state["counters"]["draws"]
     deck = [e for e in ctx.rules.events if e != ctx.state["event"]]
     event_id = deck[draw(ctx.state["seed"], number, len(deck))]
@@ -620,6 +623,8 @@ def _event_drawn(ctx: Ctx) -> Event:
     changes: dict[str, dict[str, int]] = {}
     for pid in ctx.state["order"]:
         have = ctx.player(pid)["resources"]
+        if pid == completer:
+            have = plus(have, paid, -1)
         delta = dict(effects.gift)
         for resource, n in effects.loss.items():
             delta[resource] = delta.get(resource, 0) - min(n, have.get(resource, 0))
