@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from shipmate.rules import Forbidden
-from tests.rules.quest import act, empty, events, game, give, p, refused, resources, rolled
+from shipmate.rules import HOST, Forbidden
+from tests.rules.quest import (
+    act,
+    empty,
+    events,
+    game,
+    give,
+    lobby,
+    p,
+    refused,
+    resources,
+    rolled,
+)
 
 
 def trading(players: int = 3) -> dict:
@@ -79,3 +90,12 @@ def test_m3_the_bank_gives_1_resource_for_any_5() -> None:
                         "get": "food"}, p("p1"))
     assert resources(state, "p1") == {"food": 1}
     refused(state, {"type": "bank", "give": {"coal": 5}, "get": "food"}, p("p1"), "M3")
+
+
+def test_m1_without_lapsing_an_offer_waits_for_a_turn_of_one_of_its_sides() -> None:
+    state = act(lobby(3, {"house_rules": {"offers_lapse": False}}), {"type": "start"}, HOST)
+    state = give(rolled(state), "p1", wood=1)
+    state = act(state, {"type": "offer", "to": "p2", "give": {"wood": 1}, "get": {}}, p("p1"))
+    state = act(state, {"type": "end_turn"}, p("p1"))
+    state = act(rolled(state), {"type": "end_turn"}, p("p2"))
+    refused(rolled(state), {"type": "accept", "offer_id": "o1"}, p("p2"), "M1")

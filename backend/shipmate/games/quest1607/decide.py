@@ -344,6 +344,14 @@ def _no_embargo(ctx: Ctx) -> None:
             f"Event {ctx.state['event']} forbids trade between players."))
 
 
+def _active_side(ctx: Ctx, one: str, other: str) -> None:
+    """Refuse a trade without the active player on one side (M1, house default)."""
+    if ctx.rules.data["trade_with_active_player"] and ctx.state["turn"]["player"] not in (one,
+                                                                                         other):
+        raise RuleViolation("M1", text("Eén kant van een ruil is de speler die aan de beurt is.",
+                                       "One side of a trade is the player whose turn it is."))
+
+
 @handles("offer")
 def _offer(ctx: Ctx) -> list[Event]:
     pid = _playing(ctx)
@@ -355,10 +363,7 @@ def _offer(ctx: Ctx) -> list[Event]:
     if not give and not get:
         raise InvalidAction(text("Een bod geeft of vraagt iets.", "An offer gives or asks "
                                  "something."), field="give")
-    active = ctx.state["turn"]["player"]
-    if ctx.rules.data["trade_with_active_player"] and active not in (pid, to):
-        raise RuleViolation("M1", text("Eén kant van een ruil is de speler die aan de beurt is.",
-                                       "One side of a trade is the player whose turn it is."))
+    _active_side(ctx, pid, to)
     if not ctx.state["turn"]["rolled"]:
         raise RuleViolation("T1", text("Handel pas na de worp.", "Trade only after the roll."))
     _no_embargo(ctx)
@@ -384,6 +389,7 @@ def _open_offer(ctx: Ctx, side: str) -> dict[str, Any]:
 def _accept(ctx: Ctx) -> list[Event]:
     offer = _open_offer(ctx, "to")
     _no_embargo(ctx)
+    _active_side(ctx, offer["from"], offer["to"])
     for pid, pays in ((offer["from"], offer["give"]), (offer["to"], offer["get"])):
         short = _shortfall(ctx, pid, pays)
         if short:  # M1: an open offer holds nothing back, so both sides are checked now

@@ -54,34 +54,62 @@ class Rules:
         return " + ".join(f"{n} {label[r]}" for r, n in counts.items())
 
 
+Accumulator = dict[str, Any]
+
+
+def _bend_cost(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    cost = acc["costs"][effect["item"]]
+    pay = dict(cost["pay"])
+    for resource, add in effect["add"].items():
+        pay[resource] = max(0, pay.get(resource, 0) + add)
+    acc["costs"][effect["item"]] = {**cost, "pay": {r: n for r, n in pay.items() if n}}
+
+
+def _turn_face(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    acc["white_die"][effect["face"]] = effect["resource"]
+
+
+def _set_rate(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    acc[effect["kind"]] = effect["rate"]
+
+
+def _shift(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    acc[effect["kind"]] += effect["add"]
+
+
+def _more_dice(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    acc[effect["kind"]] += effect["count"]
+
+
+def _for_everyone(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    acc[effect["kind"]] = dict(effect["resources"])
+
+
+def _ban(acc: Accumulator, effect: Mapping[str, Any]) -> None:
+    acc[effect["kind"]] = True
+
+
+EFFECT_KINDS: dict[str, Callable[[Accumulator, Mapping[str, Any]], None]] = {
+    "cost": _bend_cost, "white_face": _turn_face,
+    "market_rate": _set_rate, "bank_rate": _set_rate,
+    "movement": _shift, "hit_shift": _shift, "extra_white": _more_dice,
+    "gift": _for_everyone, "loss": _for_everyone,
+    "no_combat": _ban, "no_trade": _ban,
+}
+"""Every kind of event effect (E1) and how it bends the rules; DECKS.md describes each."""
+
+
 def _effects(data: Mapping[str, Any], effects: list[dict[str, Any]]) -> Effects:
     """Fold an event's effect data into the numbers the actions use (E1)."""
-    costs = {item: dict(cost) for item, cost in data["costs"].items()}
-    faces = dict(data["white_die"])
-    values: dict[str, Any] = {
+    acc: Accumulator = {
+        "costs": dict(data["costs"]), "white_die": dict(data["white_die"]),
         "market_rate": data["market"]["rate"], "bank_rate": data["bank"]["rate"],
         "movement": 0, "extra_white": 0, "hit_shift": 0, "gift": {}, "loss": {},
+        "no_combat": False, "no_trade": False,
     }
     for effect in effects:
-        kind = effect["kind"]
-        if kind == "cost":
-            pay = dict(costs[effect["item"]]["pay"])
-            for resource, add in effect["add"].items():
-                pay[resource] = max(0, pay.get(resource, 0) + add)
-            costs[effect["item"]]["pay"] = {r: n for r, n in pay.items() if n}
-        elif kind == "white_face":
-            faces[effect["face"]] = effect["resource"]
-        elif kind in ("market_rate", "bank_rate"):
-            values[kind] = effect["rate"]
-        elif kind in ("movement", "hit_shift"):
-            values[kind] += effect["add"]
-        elif kind == "extra_white":
-            values[kind] += effect["count"]
-        elif kind in ("gift", "loss"):
-            values[kind] = dict(effect["resources"])
-        elif kind in ("no_combat", "no_trade"):
-            values[kind] = True
-    return Effects(white_die=faces, costs=costs, **values)
+        EFFECT_KINDS[effect["kind"]](acc, effect)
+    return Effects(**acc)
 
 
 def _int_in(low: int, high: int) -> Callable[[Any, str], Any]:
