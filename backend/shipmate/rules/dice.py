@@ -53,6 +53,9 @@ class Verdict:
     problems: tuple[str, ...]
 
 
+_SCALARS = (str, int, float, type(None))
+
+
 def dice_in(value: Any) -> Iterable[Mapping[str, Any]]:
     """Yield every ``{"index", "value"}`` die recorded anywhere inside an event."""
     if isinstance(value, Mapping):
@@ -64,7 +67,7 @@ def dice_in(value: Any) -> Iterable[Mapping[str, Any]]:
     else:
         return
     for item in children:
-        if isinstance(item, (Mapping, list)):  # scalars hold no dice: no generator for them
+        if not isinstance(item, _SCALARS):  # scalars hold no dice: no generator for them
             yield from dice_in(item)
 
 
