@@ -7,14 +7,12 @@ from typing import Any
 
 import pytest
 
-import shipmate.games  # noqa: F401  (registers quest1607)
 from shipmate.games.quest1607.evolve import new_quest
 from shipmate.games.quest1607.ruleset import rules_for
-from shipmate.rules import HOST, RuleViolation, State, Viewer, apply, create, die
+from shipmate.rules import HOST, RuleViolation, State, Viewer, apply, die
+from tests.rules.quest_play import new_game, new_lobby
 
 SEED = "5e" * 32
-CHARACTERS = ["netherlands", "england", "spain", "portugal", "france", "venice"]
-NAMES = ["Anna", "Bram", "Cato", "Daan", "Eva", "Floor"]
 
 
 def p(pid: str) -> Viewer:
@@ -24,16 +22,12 @@ def p(pid: str) -> Viewer:
 
 def lobby(players: int = 3, options: dict[str, Any] | None = None, seed: str = SEED) -> State:
     """Return a game in the lobby with `players` joined, in join order p1, p2, …."""
-    state, _ = create("quest1607", "K7QX2M", options or {}, seed)
-    for name, character in zip(NAMES[:players], CHARACTERS, strict=False):
-        state, _ = apply(state, {"type": "join", "name": name, "character": character}, Viewer())
-    return state
+    return new_lobby(players, options or {}, seed)[0]
 
 
 def game(players: int = 3, options: dict[str, Any] | None = None, seed: str = SEED) -> State:
     """Return a started game: p1 to play, nothing rolled yet."""
-    state, _ = apply(lobby(players, options, seed), {"type": "start"}, HOST)
-    return state
+    return new_game(players, options or {}, seed)[0]
 
 
 def act(state: State, action: dict[str, Any], actor: Viewer) -> State:

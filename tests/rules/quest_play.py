@@ -16,16 +16,23 @@ from shipmate.rules import HOST, Event, ShipmateError, State, Viewer, apply, cre
 Move = tuple[dict[str, Any], Viewer]
 BASE = ("wood", "cotton", "iron", "coal", "food")
 CHARACTERS = ("netherlands", "england", "spain", "portugal", "france", "venice")
+NAMES = ("Anna", "Bram", "Cato", "Daan", "Eva", "Floor")
+
+
+def new_lobby(players: int, options: dict[str, Any], seed: str) -> tuple[State, list[Event]]:
+    """Return a game in the lobby with `players` joined as p1, p2, …, and its events so far."""
+    state, first = create("quest1607", "K7QX2M", options, seed)
+    log = [first]
+    for name, character in zip(NAMES[:players], CHARACTERS, strict=False):
+        state, happened = apply(state, {"type": "join", "name": name, "character": character},
+                                Viewer())
+        log += happened
+    return state, log
 
 
 def new_game(players: int, options: dict[str, Any], seed: str) -> tuple[State, list[Event]]:
     """Return a started game with `players` seated in join order, and its events so far."""
-    state, first = create("quest1607", "K7QX2M", options, seed)
-    log = [first]
-    for i in range(players):
-        join = {"type": "join", "name": f"Captain {i + 1}", "character": CHARACTERS[i]}
-        state, happened = apply(state, join, Viewer())
-        log += happened
+    state, log = new_lobby(players, options, seed)
     state, happened = apply(state, {"type": "start"}, HOST)
     return state, log + happened
 

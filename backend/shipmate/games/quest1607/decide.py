@@ -530,7 +530,7 @@ def _current_quest(ctx: Ctx, pid: str) -> tuple[dict[str, Any], Mapping[str, Any
     return quest, ctx.rules.quests[quest["card"]]
 
 
-def _step_loads(ctx: Ctx, pid: str, quest: Mapping[str, Any], index: int,
+def _step_event(ctx: Ctx, pid: str, quest: Mapping[str, Any], index: int,
                 requirement: Mapping[str, Any]) -> Event:
     ship = _ship(ctx, pid)
     base = {"player": pid, "quest_id": quest["id"], "step": index, "ship": ship["number"]}
@@ -564,7 +564,7 @@ def _quest_step(ctx: Ctx) -> list[Event]:
                             field="step")
     if quest["progress"][index]["done"]:
         raise RuleViolation("Q1", text("Deze stap is al gedaan.", "This step is already done."))
-    return [_step_loads(ctx, pid, quest, index, requirement)]
+    return [_step_event(ctx, pid, quest, index, requirement)]
 
 
 def _unmet(ctx: Ctx, pid: str, quest: Mapping[str, Any],
