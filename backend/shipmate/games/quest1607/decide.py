@@ -567,6 +567,13 @@ def _quest_step(ctx: Ctx) -> list[Event]:
     return [_step_event(ctx, pid, quest, index, requirement)]
 
 
+_STEPS_NEEDED = {
+    "visit": ("nodig: de plek bezoeken", "needed: visit the place"),
+    "cargo": ("nodig: de handelswaar afleveren", "needed: deliver the goods"),
+    "win_fight": ("nodig: een gewonnen zeeslag", "needed: a won sea fight"),
+}
+
+
 def _unmet(ctx: Ctx, pid: str, quest: Mapping[str, Any],
            card: Mapping[str, Any]) -> tuple[str, str] | None:
     """Return why a quest cannot be handed in yet (nl, en), or None when every requirement holds."""
@@ -582,11 +589,8 @@ def _unmet(ctx: Ctx, pid: str, quest: Mapping[str, Any],
             n = requirement["ships"]
             return (f"nodig: {n} schepen, je hebt er {len(player['ships'])}",
                     f"needed: {n} ships, you have {len(player['ships'])}")
-        elif kind in ("visit", "cargo", "win_fight") and not progress["done"]:
-            return {"visit": ("nodig: de plek bezoeken", "needed: visit the place"),
-                    "cargo": ("nodig: de handelswaar afleveren", "needed: deliver the goods"),
-                    "win_fight": ("nodig: een gewonnen zeeslag", "needed: a won sea fight"),
-                    }[kind]
+        elif kind in _STEPS_NEEDED and not progress["done"]:
+            return _STEPS_NEEDED[kind]
     return None
 
 
