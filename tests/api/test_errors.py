@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import requests
 
+from shipmate.rules.table import NAME_MAX
 from tests.api.client import Game, bearer
 
 
@@ -82,7 +83,7 @@ def test_a_field_message_speaks_dutch_when_asked(game: Game) -> None:
 
 def test_a_name_too_long_is_400(game: Game, live_server: str) -> None:
     fresh = Game.create(live_server)
-    response = post(f"{fresh.url}/players", {"name": "x" * 25, "character": "spain"})
+    response = post(f"{fresh.url}/players", {"name": "x" * (NAME_MAX + 1), "character": "spain"})
     assert "name" in assert_error(response, 400, "invalid")["fields"]
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from shipmate.rules.table import NAME_MAX
 from tests.api.client import TIMEOUT, Game, bearer
 from tests.fixtures_server import TEST_LIMITS, StartServer
 
@@ -97,7 +98,8 @@ def test_an_oversized_body_is_413_and_the_server_carries_on(live_server: str, si
 
 def test_names_and_free_text_are_limited_in_length(live_server: str) -> None:
     game = Game.create(live_server)
-    for name, status in (("x" * 24, 201), ("x" * 25, 400), ("⚓" * 25, 400), ("", 400)):
+    too_long = NAME_MAX + 1
+    for name, status in (("x" * NAME_MAX, 201), ("x" * too_long, 400), ("⚓" * too_long, 400), ("", 400)):
         response = requests.post(f"{game.url}/players", json={"name": name, "character": "venice"},
                                  timeout=TIMEOUT)
         assert response.status_code == status, (name, response.text)

@@ -14,6 +14,7 @@ from shipmate.rules import (
     create,
     ruleset,
 )
+from shipmate.rules.table import NAME_MAX
 from tests.rules.quest import SEED, act, events, game, lobby, p, refused
 
 
@@ -35,7 +36,7 @@ def test_s1_a_land_that_is_taken_cannot_be_picked_twice() -> None:
 def test_s1_unknown_lands_and_empty_or_long_names_are_invalid() -> None:
     state = lobby(1)
     for action in ({"name": "Cato", "character": "atlantis"}, {"name": "  ", "character": "spain"},
-                   {"name": "x" * 25, "character": "spain"}):
+                   {"name": "x" * (NAME_MAX + 1), "character": "spain"}):
         with pytest.raises(InvalidAction):
             apply(state, {"type": "join", **action}, Viewer())
 

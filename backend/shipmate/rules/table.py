@@ -17,6 +17,9 @@ from .errors import Forbidden, InvalidAction, LobbyConflict, text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+NAME_MAX = 32
+"""The longest player name, in characters after trimming (a phone screen shows it whole)."""
+
 
 class Handlers(Generic[F]):
     """A table of functions by action or event type, filled by decorating them."""
@@ -149,11 +152,11 @@ def join_event(state: State, action: Action, characters: Collection[str], max_pl
         raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
     name = action.get("name")
     name = name.strip() if isinstance(name, str) else ""
-    if not 1 <= len(name) <= 24:
-        raise InvalidAction(text("Een naam heeft 1 tot 24 tekens.", "A name has 1 to 24 characters."),
-                            field="name")
+    if not 1 <= len(name) <= NAME_MAX:
+        raise InvalidAction(text(f"Een naam heeft 1 tot {NAME_MAX} tekens.",
+                                 f"A name has 1 to {NAME_MAX} characters."), field="name")
     character = one_of(action, "character", characters)
-    seated = len(state["seats"])
+    seated = len(state["players"])
     if seated >= max_players:
         raise LobbyConflict(text(f"Het spel is vol ({seated} spelers).",
                                  f"The game is full ({seated} players)."))

@@ -18,6 +18,7 @@ from shipmate.rules import (
     draw,
     text,
 )
+from shipmate.rules.table import join_event
 
 from .evolve import deck_after, plus
 from .ruleset import LEVELS, Effects, Rules, rules_for
@@ -200,26 +201,9 @@ def _draw_card(ctx: Ctx, level: str, number: int, decks: dict[str, list[str]]) -
 
 @handles("join")
 def _join(ctx: Ctx) -> list[Event]:
-    state = ctx.state
-    if state["phase"] != "lobby":
-        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
-    name = ctx.action.get("name")
-    name = name.strip() if isinstance(name, str) else ""
-    if not 1 <= len(name) <= 24:
-        raise InvalidAction(text("Een naam heeft 1 tot 24 tekens.", "A name has 1 to 24 characters."),
-                            field="name")
-    character = ctx.action.get("character")
-    if character not in ctx.rules.characters:
-        raise InvalidAction(text(f"Onbekend karakter: {character!r}",
-                                 f"Unknown character: {character!r}"), field="character")
-    if len(state["order"]) >= len(ctx.rules.characters):
-        raise LobbyConflict(text("Het spel is vol.", "The game is full."))
-    if any(p["character"] == character for p in state["players"].values()):
-        raise LobbyConflict(text(f"{character} is al gekozen (S1).",
-                                 f"{character} is already taken (S1)."), field="character")
-    return [{"type": "PlayerJoined", "player_id": f"p{len(state['order']) + 1}", "name": name,
-             "character": character,
-             "land_resource": ctx.rules.characters[str(character)]["land_resource"]}]
+    characters = ctx.rules.characters
+    joined = join_event(ctx.state, ctx.action, characters, len(characters), "S1")
+    return [{**joined, "land_resource": characters[joined["character"]]["land_resource"]}]
 
 
 @handles("start")

@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from ...rules.table import NAME_MAX
 from ..errors import BadRequest
 
 ID = validate.Length(min=1, max=32)
@@ -49,9 +50,9 @@ def load(schema: Schema, body: Any) -> dict[str, Any]:
 
 
 class JoinSchema(Strict):
-    """POST /api/games/{code}/players: a name (1–24 characters) and a free character."""
+    """POST /api/games/{code}/players: a name (1 to NAME_MAX characters) and a free character."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=24))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=NAME_MAX))
     character = fields.String(required=True, validate=ID)
 
 
