@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shipmate.rules import die, view_for
+from shipmate.rules import HOST, die, view_for
 from tests.rules.quest import (
     SEED,
     act,
@@ -30,6 +30,13 @@ def test_t1_every_extra_ship_adds_a_white_die() -> None:
     ships = state["players"]["p1"]["ships"]
     state = patch_player(state, "p1", ships=[*ships, {**ships[0], "number": 2}])
     assert len(events(state, {"type": "roll"}, p("p1"))[0]["dice"]["white"]) == 3
+
+
+def test_t1_the_table_dice_device_rolls_for_the_active_player_with_the_host_token() -> None:
+    state = act(game(2), {"type": "roll"}, HOST)
+    assert state["turn"]["rolled"] and state["turn"]["player"] == "p1"
+    assert resources(state, "p1") == resources(rolled(game(2)), "p1")
+    refused(state, {"type": "roll"}, HOST, "T1")
 
 
 def test_t1_nothing_happens_before_the_roll_and_a_turn_has_one_roll() -> None:

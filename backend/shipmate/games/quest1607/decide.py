@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shipmate.rules import (
@@ -248,6 +248,9 @@ def _start(ctx: Ctx) -> list[Event]:
 
 @handles("roll")
 def _roll_dice(ctx: Ctx) -> list[Event]:
+    if ctx.actor.host and ctx.state["phase"] == "playing":
+        # T1: the table's dice device holds the host token and rolls for whoever's turn it is
+        ctx = replace(ctx, actor=Viewer(player=ctx.state["turn"]["player"]))
     pid = _active(ctx, rolled=False)
     if ctx.state["turn"]["rolled"]:
         raise RuleViolation("T1", text("Je hebt deze beurt al gegooid.",
