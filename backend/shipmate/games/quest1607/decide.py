@@ -18,7 +18,7 @@ from shipmate.rules import (
     draw,
     text,
 )
-from shipmate.rules.table import join_event
+from shipmate.rules.table import Handlers, join_event, unknown_action
 
 from .evolve import deck_after, plus
 from .ruleset import LEVELS, Effects, Rules, rules_for
@@ -49,24 +49,14 @@ class Ctx:
 
 
 Handler = Callable[[Ctx], list[Event]]
-_HANDLERS: dict[str, Handler] = {}
-
-
-def handles(action_type: str) -> Callable[[Handler], Handler]:
-    """Register the handler of actions of `action_type`."""
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[action_type] = fn
-        return fn
-    return register
+handles: Handlers[Handler] = Handlers()
 
 
 def decide(state: State, action: Mapping[str, Any], actor: Viewer) -> list[Event]:
     """Check `action` against the rules and return its events, or raise a ShipmateError."""
-    kind = action.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    handler = handles.get(action.get("type"))
     if handler is None:
-        raise InvalidAction(text(f"Onbekende actie: {kind!r}", f"Unknown action: {kind!r}"),
-                            field="type")
+        raise unknown_action(action)
     rules = rules_for(state["rules_key"])
     return handler(Ctx(state, action, actor, rules, rules.effects[state["event"]]))
 

@@ -6,24 +6,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from shipmate.rules import Event, State
+from shipmate.rules.table import Handlers
 
 from .ruleset import BASE, LEVELS, rules_for, rules_key
 
 Evolver = Callable[[State, Event], State]
-_EVOLVERS: dict[str, Evolver] = {}
-
-
-def folds(event_type: str) -> Callable[[Evolver], Evolver]:
-    """Register the function that folds events of `event_type`."""
-    def register(fn: Evolver) -> Evolver:
-        _EVOLVERS[event_type] = fn
-        return fn
-    return register
+folds: Handlers[Evolver] = Handlers()
 
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event into a new state (unknown event types leave it as it was)."""
-    fold = _EVOLVERS.get(event["type"])
+    fold = folds.get(event["type"])
     return fold(state, event) if fold else {**state}
 
 
@@ -160,8 +153,7 @@ def _without_offer(state: State, event: Event) -> State:
     return {**state, "offers": [o for o in state["offers"] if o["id"] != event["offer_id"]]}
 
 
-folds("OfferDeclined")(_without_offer)
-folds("OfferWithdrawn")(_without_offer)
+folds("OfferDeclined", "OfferWithdrawn")(_without_offer)
 
 
 @folds("OfferAccepted")
