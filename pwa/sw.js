@@ -1,12 +1,17 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v5';
+const VERSION = 'shipmate-v6';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
   '/js/logic/rules.js', '/js/logic/format.js', '/js/logic/stats.js', '/js/charts.js',
   '/js/views/home.js', '/js/views/lobby.js', '/js/views/player.js', '/js/views/screen.js',
-  '/js/views/host.js', '/js/views/dice.js',
+  '/js/views/host.js', '/js/views/dice.js', '/js/games.js', '/js/views/parts.js',
+  // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).
+  '/js/logic/serenissima.js', '/js/views/serenissima/strings.js', '/js/views/serenissima/parts.js',
+  '/js/views/serenissima/player.js', '/js/views/serenissima/screen.js', '/js/views/serenissima/host.js',
+  '/js/logic/voyagers.js', '/js/views/voyagers/strings.js', '/js/views/voyagers/parts.js',
+  '/js/views/voyagers/player.js', '/js/views/voyagers/screen.js', '/js/views/voyagers/host.js',
   '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-192.png', '/icons/maskable-512.png',
 ];
 const APP_ROUTES = /^\/($|join\/|play\/|screen\/|host\/|dice\/)/;

@@ -32,7 +32,7 @@ export async function request(method, path, { token, body, idempotent = false } 
 }
 
 export const api = {
-  createGame: (options) => request('POST', '/api/games', { body: { game: 'quest1607', options } }),
+  createGame: (options, game = 'quest1607') => request('POST', '/api/games', { body: { game, options } }),
   join: (code, name, character) => request('POST', `/api/games/${encodeURIComponent(code)}/players`, { body: { name, character } }),
   state: (code, token) => request('GET', `/api/games/${encodeURIComponent(code)}`, { token }),
   ruleset: (code) => request('GET', `/api/games/${encodeURIComponent(code)}/ruleset`),

@@ -1,6 +1,7 @@
 // The entry point: the client-side router (it reads location.pathname), the language switch,
 // the offline banner and the service worker. Each page is a module loaded when first needed.
 import { lang, setLanguage, t } from './i18n.js';
+import { gameOf, pageModule } from './games.js';
 
 const ROUTES = [
   [/^\/?$/, 'home'],
@@ -13,6 +14,7 @@ const ROUTES = [
 
 const root = document.getElementById('app');
 let current = null;
+let routing = 0;
 
 function match(pathname) {
   for (const [pattern, name] of ROUTES) {
@@ -29,12 +31,17 @@ export function navigate(path, { replace = false } = {}) {
 }
 
 async function route() {
+  const turn = ++routing;
   const { name, code } = match(location.pathname);
   if (current && current.unmount) current.unmount();
   current = null;
   document.body.dataset.page = name;
-  const view = await import(`./views/${name}.js`);
-  current = await view.mount(root, { code, navigate, hash: location.hash });
+  // Each game has its own phone, screen and host pages: the game of the code picks the module.
+  const game = code && name !== 'lobby' ? await gameOf(code) : null;
+  const path = game ? pageModule(game, name) : `./views/${name}.js`;
+  const view = await import(path);
+  if (turn !== routing) return; // a newer navigation took over while this one loaded
+  current = await view.mount(root, { code, navigate, hash: location.hash, game });
 }
 
 function paintChrome() {

@@ -3,7 +3,11 @@ const STORE_KEY = 'shipmate.lang';
 
 const STRINGS = {
   en: {
-    app: 'Shipmate', tagline: 'The phone companion for Quest 1607',
+    app: 'Shipmate', tagline: 'The phone companion for sea-trading board games',
+    game: 'Game', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
+    opt_foreign_price: 'Price of a good in a foreign port, ducats (SE15)', opt_foreign_paid_to: 'A foreign-port price goes to (SE15)',
+    opt_bank: 'the bank', opt_controller: 'the port’s controller', opt_rounds: 'Rounds (SE19; empty: the host ends the game)',
+    opt_starting_gold: 'Gold doubloons at the start (VV20)', opt_min_bid: 'Least cards in a bid (VV3)',
     language: 'Language', switch_lang: 'Nederlands',
     offline: 'You are offline — the game catches up as soon as the network is back.',
     reconnecting: 'Reconnecting…', connected: 'Live',
@@ -76,7 +80,11 @@ const STRINGS = {
     pattern: 'pattern', name_required: 'Type your name.', character_required: 'Pick a character.',
   },
   nl: {
-    app: 'Shipmate', tagline: 'De telefoonmaat bij Quest 1607',
+    app: 'Shipmate', tagline: 'De telefoonmaat bij handelsspellen op zee',
+    game: 'Spel', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
+    opt_foreign_price: 'Prijs van een goed in een vreemde haven, dukaten (SE15)', opt_foreign_paid_to: 'De prijs in een vreemde haven gaat naar (SE15)',
+    opt_bank: 'de bank', opt_controller: 'wie de haven beheerst', opt_rounds: 'Rondes (SE19; leeg: de gastheer beëindigt het spel)',
+    opt_starting_gold: 'Gouden dubloenen bij de start (VV20)', opt_min_bid: 'Minste kaarten in een bod (VV3)',
     language: 'Taal', switch_lang: 'English',
     offline: 'Je bent offline — het spel loopt bij zodra het netwerk terug is.',
     reconnecting: 'Opnieuw verbinden…', connected: 'Live',
@@ -149,6 +157,11 @@ const STRINGS = {
     pattern: 'patroon', name_required: 'Vul je naam in.', character_required: 'Kies een karakter.',
   },
 };
+
+/** Add a game's own strings ({en: {…}, nl: {…}}); its page modules call this when they load. */
+export function extend(tables) {
+  for (const code of Object.keys(STRINGS)) Object.assign(STRINGS[code], tables[code] || {});
+}
 
 export function detectLanguage(stored, navigatorLanguage) {
   if (stored === 'nl' || stored === 'en') return stored;

@@ -7,100 +7,17 @@ ours to choose (a fight, a dealt quest) the host prepares resources over the API
 from __future__ import annotations
 
 import json
-import os
 import re
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
+
+from .helpers import EVIL, INJECTED, PHONE, SHORT_EVIL, SHOTS, TV, Device, api, wait_for_version
 
 pytestmark = pytest.mark.e2e
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
-PHONE = {"width": 390, "height": 844}
-TV = {"width": 1920, "height": 1080}
-EVIL = "<img src=x onerror=alert(1)>"
-# The same attack in 21 characters, for a server that caps names below the 27 of EVIL.
-SHORT_EVIL = "<svg/onload=alert(1)>"
-INJECTED = "img[src='x'], [onerror], [onload]"
-# Record what the screen says aloud (speech itself needs a user gesture and a voice).
-SPEECH_SPY = """
-window.__spoken = [];
-if ('speechSynthesis' in window) {
-  const speak = speechSynthesis.speak.bind(speechSynthesis);
-  speechSynthesis.speak = (u) => { window.__spoken.push(u.text); try { speak(u); } catch (e) {} };
-}
-"""
-
-
-@pytest.fixture(scope="module")
-def base_url(request: pytest.FixtureRequest) -> str:
-    """The server under test: SHIPMATE_E2E_URL when set, else the session's live server."""
-    url = os.environ.get("SHIPMATE_E2E_URL")
-    return url.rstrip("/") if url else str(request.getfixturevalue("live_server"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-class Device:
-    """One phone or screen: a browser context with one page, and what went wrong on it."""
-
-    def __init__(self, browser: Browser, base: str, name: str, locale: str,
-                 viewport: dict[str, int] = PHONE) -> None:
-        self.name = name
-        self.base = base
-        self.context: BrowserContext = browser.new_context(
-            viewport=viewport, locale=locale, base_url=base, device_scale_factor=1)
-        self.context.add_init_script(SPEECH_SPY)
-        self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(10_000)
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", self._console)
-
-    def _console(self, message: Any) -> None:
-        if message.type == "error" and "Content Security Policy" in message.text:
-            self.errors.append(message.text)
-
-    def goto(self, path: str) -> Page:
-        self.page.goto(path)
-        return self.page
-
-    def shot(self, label: str, full_page: bool = False) -> None:
-        SHOTS.mkdir(exist_ok=True)
-        self.page.wait_for_timeout(150)
-        self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=full_page)
-        width = self.page.evaluate("document.documentElement.scrollWidth")
-        assert width <= self.page.viewport_size["width"], f"{label}: the page scrolls sideways"
-
-    def tokens(self, code: str) -> dict[str, Any]:
-        stored = self.page.evaluate("JSON.parse(localStorage.getItem('shipmate.games') || '{}')")
-        return dict(stored.get(code, {}))
-
-
-def api(base: str, method: str, path: str, token: str | None = None,
-        body: dict[str, Any] | None = None, lang: str = "en") -> Any:
-    headers = {"Accept-Language": lang}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    r = requests.request(method, base + path, json=body, headers=headers, timeout=10)
-    assert r.status_code < 300, (path, body, r.status_code, r.text)
-    return r.json()
 
 
 def die_values(page: Page, selector: str = "#dice-row") -> list[str]:
@@ -139,7 +56,8 @@ def test_create_game_and_lobby(table: dict[str, Any]) -> None:
     page = host.goto("/")
     expect(page.locator("h2", has_text="Create a game")).to_be_visible()
     host.shot("home-en")
-    page.locator("label.chip", has_text="1").click()
+    expect(page.get_by_label("Quest 1607")).to_be_checked()  # the game choice opens on Quest 1607
+    page.locator("fieldset", has_text="Quests per level").locator("label.chip", has_text="1").click()
     page.get_by_label("Crew of a sunk ship when it returns (C7)").select_option("2")
     page.get_by_role("button", name="Create").click()
     page.wait_for_url(re.compile(r"/join/[A-Z0-9]{6}$"))
@@ -315,7 +233,7 @@ def test_a_fight_to_a_sinking(table: dict[str, Any]) -> None:
         fire = shooter.locator("#fire")
         expect(fire).to_be_enabled()
         fire.click()
-        _wait_for_version(base, code, state["version"])
+        wait_for_version(base, code, state["version"])
     else:
         pytest.fail("no sinking after 60 shots")
     table["screen"].shot("screen-combat")
@@ -343,16 +261,6 @@ def test_a_fight_to_a_sinking(table: dict[str, Any]) -> None:
     assert sunk_ship["ships"][0]["crew"] == 2  # C7 with the house rule sunk_crew = 2
     assert api(base, "GET", f"/api/games/{code}")["combat"] is None
     table["fight_winner"] = winner
-
-
-def _wait_for_version(base: str, code: str, seen: int) -> dict[str, Any]:
-    """Poll the public view until the server has applied a change after version `seen`."""
-    for _ in range(100):
-        state: dict[str, Any] = api(base, "GET", f"/api/games/{code}")
-        if state["version"] > seen:
-            return state
-        time.sleep(0.05)
-    pytest.fail(f"the server stayed at version {seen}")
 
 
 def _prepare_quest(table: dict[str, Any], quest: dict[str, Any]) -> bool:

@@ -7,9 +7,27 @@ import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
 import { canStart } from '../logic/rules.js';
 import { explain } from '../logic/format.js';
+import { rememberGame } from '../games.js';
 
-function startButton(state, id) {
-  const check = canStart(state);
+/** The least players a game starts with: its ruleset's house rule, else 2 (S1, SE1, VV20). */
+function minPlayers(ruleset) {
+  return (ruleset && ruleset.house_rules && ruleset.house_rules.min_players) || 2;
+}
+
+/** The start action: Quest 1607 seats at random on the server; Voyagers' Venture takes an order. */
+function startAction(state, randomOrder) {
+  if (!randomOrder || state.game === 'serenissima') return { type: 'start' };
+  if (state.game === 'quest1607') return { type: 'start', random_order: true };
+  const order = state.players.map((p) => p.id);
+  for (let i = order.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return { type: 'start', order };
+}
+
+function startButton(state, id, ruleset) {
+  const check = canStart(state, minPlayers(ruleset));
   return check.ok ? html`<button type="button" id="${id}" class="primary wide">${t('start_game')}</button>`
     : html`<button type="button" id="${id}" class="primary wide" disabled aria-describedby="${id}-why">${t('start_game')}</button><p class="why" id="${id}-why">${explain(check)}</p>`;
 }
@@ -30,7 +48,7 @@ export async function mount(root, { code, navigate }) {
     if (ui.character && taken.has(ui.character)) ui.character = null;
     render(root, html`
       <section class="lobby-head card">
-        <div class="code-block"><p>${t('join_code')}</p><p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
+        <div class="code-block"><p class="game-name">${t(`game_${state.game}`)}</p><p>${t('join_code')}</p><p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
         <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>
       </section>
       <section class="card">
@@ -59,11 +77,11 @@ export async function mount(root, { code, navigate }) {
         </form></section>`}
       ${mine.host ? html`<section class="card host-tools">
         <h2>${t('host_panel')}</h2>
-        ${state.phase === 'lobby' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
-        ${startButton(state, 'start')}` : ''}
+        ${state.phase === 'lobby' ? html`${state.game !== 'serenissima' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>` : ''}
+        ${startButton(state, 'start', rs)}` : ''}
         <nav class="links"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
-        <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a></nav>
+        ${state.game === 'quest1607' ? html`<a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>` : ''}</nav>
       </section>` : ''}
     `);
     paintSwatches(root);
@@ -89,8 +107,7 @@ export async function mount(root, { code, navigate }) {
   async function onClick(event) {
     if (event.target.closest('#start')) {
       const mine = tokens();
-      const action = { type: 'start' };
-      if (mine.randomOrder) action.random_order = true;
+      const action = startAction(state, mine.randomOrder);
       try {
         const answer = await api.act(code, mine.host, action);
         session.live.apply(answer.version, answer.state, answer.events || []);
@@ -109,7 +126,7 @@ export async function mount(root, { code, navigate }) {
   const mine = tokens();
   try {
     session = await openGame(code, mine.host || (mine.player && mine.player.token) || null, {
-      onState: (s) => { state = s; draw(); },
+      onState: (s) => { state = s; rememberGame(code, s.game); draw(); },
     });
   } catch (error) {
     render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);

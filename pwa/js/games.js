@@ -1,0 +1,36 @@
+// Which game a code belongs to, so the router can load that game's page modules. The answer is kept
+// per code in localStorage (a game never changes kind); the public view tells it the first time.
+import { request } from './api.js';
+
+const KINDS_KEY = 'shipmate.kinds';
+export const GAMES = ['quest1607', 'serenissima', 'voyagers'];
+/** The pages a game has its own module for; the others (home, lobby) are shared. */
+const OWN_PAGES = { serenissima: ['player', 'screen', 'host'], voyagers: ['player', 'screen', 'host'] };
+
+function readKinds() {
+  try { return JSON.parse(localStorage.getItem(KINDS_KEY) || '{}') || {}; } catch { return {}; }
+}
+
+export function rememberGame(code, game) {
+  const kinds = readKinds();
+  kinds[code] = game;
+  try { localStorage.setItem(KINDS_KEY, JSON.stringify(kinds)); } catch { /* storage blocked */ }
+}
+
+/** The game of `code` ("quest1607" when it cannot be told: that page then says what is wrong). */
+export async function gameOf(code) {
+  const known = readKinds()[code];
+  if (GAMES.includes(known)) return known;
+  try {
+    const view = await request('GET', `/api/games/${encodeURIComponent(code)}`);
+    if (view && GAMES.includes(view.game)) { rememberGame(code, view.game); return view.game; }
+  } catch { /* unknown game or offline: the page module reports it */ }
+  return 'quest1607';
+}
+
+/** The module path of a page for a game: its own when it has one, else the shared (Quest 1607) one. */
+export function pageModule(game, page) {
+  const own = OWN_PAGES[game] || [];
+  const mine = page === 'dice' && own.length ? 'screen' : page; // only Quest 1607 has a dice device
+  return own.includes(mine) ? `./views/${game}/${mine}.js` : `./views/${page}.js`;
+}

@@ -1,0 +1,45 @@
+// Serenissima's host panel: where the round stands, the positions, the ledgers, the dice seed's hash
+// (and the seed once the game is over), links for the other devices, and the end of the game (SE19).
+import { tokensFor } from '../../api.js';
+import { html, render } from '../../html.js';
+import { t } from '../../i18n.js';
+import { openGame } from '../../session.js';
+import { listen, paintSwatches } from '../../ui.js';
+import { bidsPanel, ledger, positionsPanel, tracker } from './parts.js';
+
+export async function mount(root, { code }) {
+  const hostToken = tokensFor(code).host;
+  if (!hostToken) {
+    render(root, html`<section class="card"><p>${t('not_joined')}</p><a class="button" data-link href="/join/${code}">${t('join')}</a></section>`);
+    return {};
+  }
+  let state = null;
+  let session;
+
+  function draw() {
+    if (!state) return;
+    const rs = session.ruleset;
+    const mine = tokensFor(code);
+    render(root, html`<h1>${t('host_panel')} · ${t('game_serenissima')}</h1>
+      <section class="card"><nav class="links">
+        ${mine.player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
+        <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
+        ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${t('lobby')}</a>` : ''}</nav>
+        <p>${t('seed_hash')}: <code id="seed-hash" class="mono wrap">${state.seed_hash}</code></p>
+        ${state.seed ? html`<p>${t('seed')}: <code class="mono wrap">${state.seed}</code></p>` : ''}</section>
+      ${state.round ? tracker(state, rs) : ''}
+      ${state.phase === 'playing' ? bidsPanel(state, rs) : ''}
+      ${state.round ? positionsPanel(state, rs) : ''}
+      <section class="card"><h2>${t('se_ledgers')}</h2>${state.players.map((p) => ledger(state, rs, p))}</section>
+      ${state.phase === 'playing' ? html`<section class="card"><button type="button" id="end-game" class="danger">${t('se_end_game')}</button></section>` : ''}`);
+    paintSwatches(root);
+  }
+
+  async function onClick(event) {
+    if (event.target.closest('#end-game')) { if (await session.act({ type: 'end_game' })) draw(); }
+  }
+
+  const off = listen(root, { click: onClick });
+  session = await openGame(code, hostToken, { onState: (s) => { state = s; draw(); } });
+  return { refresh: draw, unmount() { off(); session.close(); } };
+}

@@ -1,0 +1,88 @@
+"""What the end-to-end tests share: the browser's settings, one device (a browser context), the API."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import Browser, BrowserContext, Page
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+EVIL = "<img src=x onerror=alert(1)>"
+# The same attack in 21 characters, for a server that caps names below the 27 of EVIL.
+SHORT_EVIL = "<svg/onload=alert(1)>"
+INJECTED = "img[src='x'], [onerror], [onload]"
+# Record what the screen says aloud (speech itself needs a user gesture and a voice).
+SPEECH_SPY = """
+window.__spoken = [];
+if ('speechSynthesis' in window) {
+  const speak = speechSynthesis.speak.bind(speechSynthesis);
+  speechSynthesis.speak = (u) => { window.__spoken.push(u.text); try { speak(u); } catch (e) {} };
+}
+"""
+
+
+class Device:
+    """One phone or screen: a browser context with one page, and what went wrong on it."""
+
+    def __init__(self, browser: Browser, base: str, name: str, locale: str,
+                 viewport: dict[str, int] = PHONE) -> None:
+        self.name = name
+        self.base = base
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport, locale=locale, base_url=base, device_scale_factor=1)
+        self.context.add_init_script(SPEECH_SPY)
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
+
+    def goto(self, path: str) -> Page:
+        self.page.goto(path)
+        return self.page
+
+    def shot(self, label: str, full_page: bool = False) -> None:
+        SHOTS.mkdir(exist_ok=True)
+        self.page.wait_for_timeout(150)
+        self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=full_page)
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= self.page.viewport_size["width"], f"{label}: the page scrolls sideways"
+
+    def tokens(self, code: str) -> dict[str, Any]:
+        stored = self.page.evaluate("JSON.parse(localStorage.getItem('shipmate.games') || '{}')")
+        return dict(stored.get(code, {}))
+
+
+def api(base: str, method: str, path: str, token: str | None = None,
+        body: dict[str, Any] | None = None, lang: str = "en") -> Any:
+    headers = {"Accept-Language": lang}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    r = requests.request(method, base + path, json=body, headers=headers, timeout=10)
+    assert r.status_code < 300, (path, body, r.status_code, r.text)
+    return r.json()
+
+
+def wait_for_version(base: str, code: str, seen: int) -> dict[str, Any]:
+    """Poll the public view until the server has applied a change after version `seen`."""
+    for _ in range(100):
+        state: dict[str, Any] = api(base, "GET", f"/api/games/{code}")
+        if state["version"] > seen:
+            return state
+        time.sleep(0.05)
+    pytest.fail(f"the server stayed at version {seen}")
