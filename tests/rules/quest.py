@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-import pytest
 
 from shipmate.games.quest1607.evolve import new_quest
 from shipmate.games.quest1607.ruleset import rules_for
-from shipmate.rules import HOST, RuleViolation, State, Viewer, apply, die
+from shipmate.rules import HOST, State, Viewer, apply, die
+from tests.rules.helpers import p
 from tests.rules.quest_play import new_game, new_lobby
 
 SEED = "5e" * 32
-
-
-def p(pid: str) -> Viewer:
-    """Return the viewer of player `pid`."""
-    return Viewer(player=pid)
 
 
 def lobby(players: int = 3, options: dict[str, Any] | None = None, seed: str = SEED) -> State:
@@ -75,16 +68,6 @@ def with_quest(state: State, pid: str, card: str, quest_id: str = "qx") -> State
     quest = new_quest(rules.quests[card], {"id": quest_id, "card": card,
                                            "level": rules.quests[card]["level"]})
     return patch_player(state, pid, quests=[*state["players"][pid]["quests"], quest])
-
-
-def refused(state: State, action: dict[str, Any], actor: Viewer, rule: str) -> RuleViolation:
-    """Assert that the action breaks `rule` and changes nothing; return the refusal."""
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(RuleViolation) as caught:
-        apply(state, action, actor)
-    assert caught.value.rule == rule, caught.value.message
-    assert json.dumps(state, sort_keys=True) == before
-    return caught.value
 
 
 def resources(state: State, pid: str) -> dict[str, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shipmate.rules import HOST, InvalidAction, apply
+from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     act,
     empty,
@@ -13,9 +14,7 @@ from tests.rules.quest import (
     give,
     lobby,
     next_dice,
-    p,
     patch_ship,
-    refused,
     resources,
     rolled,
     ship,

@@ -15,6 +15,7 @@ from shipmate.rules import (
     event_view_for,
     view_for,
 )
+from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     SEED,
     act,
@@ -23,9 +24,7 @@ from tests.rules.quest import (
     game,
     give,
     lobby,
-    p,
     patch_player,
-    refused,
     resources,
     rolled,
 )

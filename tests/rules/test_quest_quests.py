@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shipmate.rules import draw, view_for
+from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     SEED,
     act,
@@ -11,10 +12,8 @@ from tests.rules.quest import (
     game,
     give,
     next_dice,
-    p,
     patch_player,
     patch_ship,
-    refused,
     resources,
     rolled,
     ship,

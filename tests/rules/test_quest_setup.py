@@ -15,7 +15,14 @@ from shipmate.rules import (
     ruleset,
 )
 from shipmate.rules.table import NAME_MAX
-from tests.rules.quest import SEED, act, events, game, lobby, p, refused
+from tests.rules.helpers import p, refused
+from tests.rules.quest import (
+    SEED,
+    act,
+    events,
+    game,
+    lobby,
+)
 
 
 def test_s1_each_player_picks_a_land_with_its_colour_and_land_resource() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shipmate.rules import HOST, Forbidden
+from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     act,
     empty,
@@ -12,8 +13,6 @@ from tests.rules.quest import (
     game,
     give,
     lobby,
-    p,
-    refused,
     resources,
     rolled,
 )

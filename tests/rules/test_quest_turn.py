@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from shipmate.rules import HOST, die, view_for
+from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     SEED,
     act,
     events,
     game,
     give,
-    p,
     patch_player,
     patch_ship,
-    refused,
     resources,
     rolled,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shipmate.rules import HOST, InvalidAction, apply, view_for
+from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     act,
     empty,
@@ -12,9 +13,7 @@ from tests.rules.quest import (
     game,
     give,
     lobby,
-    p,
     patch_ship,
-    refused,
     resources,
     rolled,
     ship,

@@ -15,9 +15,6 @@ from shipmate.rules import (
     Forbidden,
     InvalidAction,
     LobbyConflict,
-    RuleViolation,
-    ShipmateError,
-    State,
     Viewer,
     apply,
     create,
@@ -27,15 +24,11 @@ from shipmate.rules import (
     verify,
     view_for,
 )
+from tests.rules.helpers import p, refused
 
 SEED = "5e" * 32
 POWERS = ["venice", "genoa", "spain", "turkey"]
 NAMES = ["Anna", "Bram", "Cato", "Daan"]
-
-
-def p(pid: str) -> Viewer:
-    """Return the viewer of player `pid`."""
-    return Viewer(player=pid)
 
 
 class Table:
@@ -75,18 +68,6 @@ class Table:
         for pid in pids:
             self.do({"type": "finish_phase"}, p(pid))
         return self
-
-
-def refused(state: State, action: dict[str, Any], actor: Viewer,
-            error: type[ShipmateError] = RuleViolation, rule: str | None = None) -> ShipmateError:
-    """Assert that the action is refused (with `rule`, for a RuleViolation) and changes nothing."""
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(error) as caught:
-        apply(state, action, actor)
-    if rule is not None:
-        assert isinstance(caught.value, RuleViolation) and caught.value.rule == rule
-    assert json.dumps(state, sort_keys=True) == before
-    return caught.value
 
 
 def in_phase_2() -> Table:

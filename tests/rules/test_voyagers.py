@@ -22,7 +22,7 @@ from shipmate.rules import (
     replay,
     view_for,
 )
-from tests.rules.test_serenissima import p, refused
+from tests.rules.helpers import p, refused
 
 SEED = "a7" * 32
 COLOURS = ["red", "blue", "green", "yellow", "purple"]
