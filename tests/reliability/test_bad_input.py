@@ -99,7 +99,7 @@ def test_an_oversized_body_is_413_and_the_server_carries_on(live_server: str, si
 def test_names_and_free_text_are_limited_in_length(live_server: str) -> None:
     game = Game.create(live_server)
     too_long = NAME_MAX + 1
-    for name, status in (("x" * NAME_MAX, 201), ("x" * too_long, 400), ("⚓" * too_long, 400), ("", 400)):
+    for name, status in (("x" * too_long, 400), ("⚓" * too_long, 400), ("", 400), ("x" * NAME_MAX, 201)):
         response = requests.post(f"{game.url}/players", json={"name": name, "character": "venice"},
                                  timeout=TIMEOUT)
         assert response.status_code == status, (name, response.text)
