@@ -2,10 +2,13 @@
 
 The files are found the way the browser finds them: index.html's <link>/<script>, then each
 module's static imports, plus the page module that the router imports for the route
-(`/play/CODE` → js/views/player.js). Icons and API calls are left aside.
+(`/play/CODE` → js/views/player.js; with `--game serenissima` → js/views/serenissima/player.js, the
+module the router loads by `import()` for a game that has its own pages). Icons and API calls are
+left aside; so are modules a page loads later with `import()`.
 
     python bench/pwa_size.py                      # the files on disk (pwa/)
     python bench/pwa_size.py --url http://127.0.0.1:5077 --page screen
+    python bench/pwa_size.py --game voyagers --page player
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from pathlib import Path, PurePosixPath
 PWA = Path(__file__).resolve().parents[1] / "pwa"
 BUDGET = 60 * 1024
 PAGES = ("home", "lobby", "player", "screen", "host", "dice")
+GAMES = ("quest1607", "serenissima", "voyagers")
+# The pages a game has its own module for (pwa/js/games.js: OWN_PAGES); the rest are shared.
+OWN_PAGES = {"serenissima": ("player", "screen", "host"), "voyagers": ("player", "screen", "host")}
 HTML_REFS = re.compile(r'<(?:link|script)\b[^>]*\b(?:href|src)="(/[^"]+)"', re.I)
 STATIC_IMPORTS = re.compile(
     r'^\s*(?:import|export)\b[^;]*?\bfrom\s*[\'"]([^\'"]+)[\'"]|^\s*import\s*[\'"]([^\'"]+)[\'"]', re.M
@@ -37,13 +43,20 @@ def reader(url: str | None):
     return lambda path: (PWA / path.lstrip("/")).read_bytes()
 
 
-def first_load(page: str, read) -> dict[str, bytes]:
+def page_module(game: str, page: str) -> str:
+    """The module the router imports for `page` of `game` (as pwa/js/games.js pageModule does)."""
+    own = OWN_PAGES.get(game, ())
+    mine = "screen" if page == "dice" and own else page
+    return f"/js/views/{game}/{mine}.js" if mine in own else f"/js/views/{page}.js"
+
+
+def first_load(page: str, read, game: str = "quest1607") -> dict[str, bytes]:
     """Every counted file the page loads before it is usable, by site path."""
     files: dict[str, bytes] = {}
     html = read("/index.html")
     files["/index.html"] = html
     queue = [p for p in HTML_REFS.findall(html.decode()) if p.endswith(COUNTED)]
-    queue.append(f"/js/views/{page}.js")  # the router's import() for this route
+    queue.append(page_module(game, page))  # the router's import() for this route
     while queue:
         path = queue.pop()
         if path in files:
@@ -73,9 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="base URL of a running server (default: the files on disk)")
     parser.add_argument("--page", default="player", choices=PAGES)
+    parser.add_argument("--game", default="quest1607", choices=GAMES)
     parser.add_argument("--budget", type=int, default=BUDGET, help="bytes gzipped (default 60 KB)")
     args = parser.parse_args(argv)
-    files = first_load(args.page, reader(args.url))
+    files = first_load(args.page, reader(args.url), args.game)
     total_raw = total_gz = 0
     for path in sorted(files):
         raw = files[path]
@@ -84,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         total_gz += gz
         print(f"{gz:>8,} B gz {len(raw):>9,} B  {path}")
     verdict = "within" if total_gz <= args.budget else "OVER"
-    print(f"{total_gz:>8,} B gz {total_raw:>9,} B  total: {len(files)} files for /{args.page} — "
-          f"{verdict} the budget of {args.budget:,} B")
+    print(f"{total_gz:>8,} B gz {total_raw:>9,} B  total: {len(files)} files for /{args.page} "
+          f"({args.game}) — {verdict} the budget of {args.budget:,} B")
     return 0 if total_gz <= args.budget else 1
 
 

@@ -148,3 +148,69 @@ def test_a_sponsor_division_round_agree_disagree_cut(table: dict[str, Any]) -> N
     public = api(base, "GET", f"/api/games/{code}")
     assert all(p["hand"] is None for p in public["players"])  # hands are private (the public view)
     table["host"].shot("vv-host-panel", full_page=True)
+
+
+def _play_out_the_years(table: dict[str, Any]) -> None:
+    """Through the API: every division ends with all agreeing, until the last purchases (VV1–VV14)."""
+    base, code = table["base"], table["code"]
+    host_token = table["host"].tokens(code)["host"]
+    tokens = {table["ids"][k]: table[k].tokens(code)["player"]["token"] for k in PLAYERS}
+    path = f"/api/games/{code}/actions"
+    for _ in range(200):
+        state = api(base, "GET", f"/api/games/{code}")
+        if state["stage"] == "purchase":
+            return
+        if state["stage"] == "display":
+            cards = [{"id": f"y{state['year']}-{i}", "kind": "common", "name": f"Ship {state['year']}/{i}"}
+                     for i in range(3)]
+            api(base, "POST", path, host_token, {"type": "display", "cards": cards})
+        elif state["stage"] == "naming":
+            api(base, "POST", path, tokens[state["waiting_for"]],
+                {"type": "name_bid", "cards": [state["display"][0]["id"]]})
+        elif state["stage"] == "voting":
+            api(base, "POST", path, tokens[state["waiting_for"]], {"type": "agree"})
+        elif state["stage"] == "order":
+            api(base, "POST", path, host_token, {"type": "turn_order", "order": state["turn_order"]})
+        else:
+            pytest.fail(f"unexpected stage {state['stage']}")
+    pytest.fail("the game did not reach the last purchases")
+
+
+def test_reputation_is_counted_and_ranked_on_the_screen(table: dict[str, Any]) -> None:
+    base, code = table["base"], table["code"]
+    _play_out_the_years(table)
+    host = table["host"].page
+    host.locator("#close-purchases").click()  # VV14: the host closes the last purchases
+    anna = table["anna"].page
+    expect(anna.locator(".vv-score")).to_be_visible()
+    for field, value in {"tips": 5, "ships": 6, "nobles": 3, "ship_count": 2, "gold": 5,
+                         "smuggled": 1}.items():
+        anna.locator(f"#score-{field}").fill(str(value))
+    anna.locator("#score-lowest").fill("4")
+    anna.locator("#score-fastest").check()
+    expect(anna.locator(".vv-total")).to_have_text("Reputation: 17")  # 5+6+3 +2 fleet +2 gold −1
+    table["anna"].shot("vv-phone-anna-score")
+    anna.locator("#score-send").click()
+    expect(anna.locator(".vv-score")).to_contain_text("score entered")
+    path = f"/api/games/{code}/actions"
+    entry = {"type": "score", "tips": 7, "ships": 6, "nobles": 2, "ship_count": 3, "gold": 4,
+             "smuggled": 0, "resources": 0, "fastest_fleet": False, "lowest_ship_card": 2}
+    bram_token = table["bram"].tokens(code)["player"]["token"]
+    api(base, "POST", path, bram_token, {**entry, "player": table["ids"]["bram"]})
+    # VV16: one fastest-fleet token; the phone says so before the server would
+    cas = table["cas"].page
+    cas.locator("#score-fastest").check()
+    expect(cas.locator("#score-send-why")).to_contain_text("VV16")
+    cas.locator("#score-fastest").uncheck()
+    cas.locator("#score-tips").fill("10")
+    cas.locator("#score-send").click()
+    screen = table["screen"].page
+    rows = screen.locator(".vv-ranking tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("Bram")  # 17, three ships
+    expect(rows.nth(1)).to_contain_text("Anna")  # 17, two ships: set apart by the ships (VV19)
+    expect(rows.nth(1)).to_contain_text("meeste schepen")
+    expect(rows.nth(2)).to_contain_text("Cas")
+    expect(rows.nth(2)).to_contain_text("reputatie")
+    table["screen"].shot("vv-screen-ranking")
+    table["anna"].shot("vv-phone-anna-ranking")

@@ -67,12 +67,13 @@ export function rankingTable(state, ruleset) {
   const rows = state.ranking || state.players.filter((p) => p.score).map((p) => ({ player: p.id, place: null, reputation: p.score.reputation, behind_by: null }));
   if (!rows.length) return '';
   return html`<section class="card vv-rank"><h2>${t('vv_ranking')}</h2><table class="vv-ranking">
-    <thead><tr><th scope="col">${t('vv_place')}</th><th scope="col">${t('vv_players')}</th><th scope="col">${t('vv_breakdown')}</th><th scope="col">${t('vv_tie')}</th></tr></thead>
+    <thead><tr><th scope="col">${t('vv_place')}</th><th scope="col">${t('vv_players')}</th><th scope="col">${t('vv_breakdown')}</th></tr></thead>
     <tbody>${rows.map((r, i) => {
       const p = V.playerById(state, r.player);
       const { parts } = V.reputationParts(ruleset, p.score || {});
       const tie = i === 0 ? '' : r.behind_by ? t(`vv_tb_${r.behind_by}`) : t('vv_tb_shared');
-      return html`<tr><td class="total">${r.place ?? '—'}</td><td>${swatch(ruleset, p.character, false)} <strong>${p.name}</strong><br><span class="total">${r.reputation}</span></td>
-        <td>${parts.map(([k, v]) => html`<span class="tag">${t(`vv_part_${k}`)} ${v >= 0 ? `+${v}` : `−${-v}`}</span>`)}</td><td>${tie}</td></tr>`;
+      return html`<tr><td class="total">${r.place ?? '—'}</td><td>${swatch(ruleset, p.character, false)} <strong>${p.name}</strong><br><span class="total">${r.reputation}</span>
+        ${tie ? html`<br><span class="tie-by">${t('vv_tie')}: ${tie}</span>` : ''}</td>
+        <td>${parts.map(([k, v]) => html`<span class="tag">${t(`vv_part_${k}`)} ${v >= 0 ? `+${v}` : `−${-v}`}</span>`)}</td></tr>`;
     })}</tbody></table></section>`;
 }

@@ -56,7 +56,7 @@ export async function mount(root, { code, navigate }) {
     const result = c.kind ? V.afterCut(state, action).map((id) => (state.display.find((d) => d.id === id) || { name: id }).name || id) : [];
     const kinds = [['doubloon', 'vv_cut_doubloon'], ['remove', 'vv_cut_remove'], ['swap', 'vv_cut_swap']];
     return html`<section class="card vv-cut"><h2>${t('vv_cut_h')}</h2><p class="muted">${t('vv_cut_help')}</p>
-      <fieldset><legend>${t('vv_cut_h')}</legend>${kinds.map(([k, label]) => html`<label class="check"><input type="radio" name="cut-kind" id="cut-${k}" value="${k}" ${c.kind === k ? html`checked` : ''}> ${t(label)}</label>`)}</fieldset>
+      <fieldset><legend>${t('vv_r_pick_kind')}</legend>${kinds.map(([k, label]) => html`<label class="check"><input type="radio" name="cut-kind" id="cut-${k}" value="${k}" ${c.kind === k ? html`checked` : ''}> ${t(label)}</label>`)}</fieldset>
       ${c.kind === 'doubloon' ? html`<label>${t('vv_cut_card')}<select id="cut-card"><option value="">—</option>${outside.map((d) => html`<option value="${d.id}" ${c.card === d.id ? html`selected` : ''}>${d.name || d.id}</option>`)}</select></label>` : ''}
       ${c.kind === 'remove' || c.kind === 'swap' ? displayCards(state, { cards: inBid, pick: { prefix: 'cutrm', selected: c.cards } }) : ''}
       ${c.kind === 'swap' ? html`<label>${t('vv_cut_add')}<select id="cut-add"><option value="">—</option>${outside.map((d) => html`<option value="${d.id}" ${c.add === d.id ? html`selected` : ''}>${d.name || d.id}</option>`)}</select></label>` : ''}

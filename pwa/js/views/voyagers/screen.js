@@ -16,11 +16,10 @@ export async function mount(root, { code }) {
     const rs = session.ruleset;
     render(root, html`<div class="screen vv-screen">
       <section class="screen-turn"><h1>${t('game_voyagers')}</h1>${yearLine(state)}</section>
+      ${rankingTable(state, rs)}
       <div class="vv-main">
-        <div>${rankingTable(state, rs)}
-          <section class="card vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>
-          ${bidPanel(state, rs)}</div>
-        <div>${playersList(state, rs)}</div>
+        <section class="card vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>
+        <div>${bidPanel(state, rs)}${playersList(state, rs)}</div>
         <aside class="screen-side"><figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200">
           <figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure></aside>
       </div></div>`);
