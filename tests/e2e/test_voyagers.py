@@ -214,3 +214,35 @@ def test_reputation_is_counted_and_ranked_on_the_screen(table: dict[str, Any]) -
     expect(rows.nth(2)).to_contain_text("reputatie")
     table["screen"].shot("vv-screen-ranking")
     table["anna"].shot("vv-phone-anna-ranking")
+
+
+def test_the_pure_cut_checks_name_their_rules(table: dict[str, Any]) -> None:
+    """logic/voyagers.js is pure: each of the three cuts (VV7–VV9) is checked with its rule."""
+    result = table["anna"].page.evaluate("""async () => {
+      const V = await import('/js/logic/voyagers.js');
+      const rs = { hand_limit: 8, house_rules: { min_bid_cards: 1 },
+                   reputation: { fastest_fleet: 2, gold_per_point: 2, smuggled_penalty: 1 } };
+      const display = ['a', 'b', 'c'].map((id) => ({ id, name: id, kind: 'common', doubloons: 0 }));
+      const players = [{ id: 'p1', name: 'A', gold: 0 }, { id: 'p2', name: 'B', gold: 1 }];
+      const state = { phase: 'playing', stage: 'cutting', display, players,
+                      bid: { bidder: 'p1', cards: ['a', 'b'], voters: [], cutter: 'p2' } };
+      const c = (cut, me = 'p2') => {
+        const r = V.cutCheck(state, rs, me, cut);
+        return r.ok ? 'ok' : r.rule;
+      };
+      const poor = { ...state, players: [players[0], { ...players[1], gold: 0 }] };
+      return {
+        notCutter: c({ kind: 'remove', cards: ['a'] }, 'p1'),
+        coinInBid: c({ kind: 'doubloon', card: 'a' }), coin: c({ kind: 'doubloon', card: 'c' }),
+        noGold: V.cutCheck(poor, rs, 'p2', { kind: 'doubloon', card: 'c' }).rule,
+        removeAll: c({ kind: 'remove', cards: ['a', 'b'] }), remove: c({ kind: 'remove', cards: ['a'] }),
+        swapOne: c({ kind: 'swap', remove: ['a'], add: 'c' }),
+        swap: c({ kind: 'swap', remove: ['a', 'b'], add: 'c' }),
+        swapBack: c({ kind: 'swap', remove: ['a', 'b'], add: 'a' }),
+        total: V.reputationParts(rs, { tips: 5, ships: 6, nobles: 3, fastest_fleet: true, gold: 5,
+                                       smuggled: 1 }).total,
+      };
+    }""")
+    assert result == {"notCutter": "VV6", "coinInBid": "VV7", "coin": "ok", "noGold": "VV7",
+                      "removeAll": "VV8", "remove": "ok", "swapOne": "VV9", "swap": "ok",
+                      "swapBack": "VV9", "total": 17}

@@ -56,7 +56,7 @@ export function positionsPanel(state, ruleset) {
 export function goodsList(ruleset, goods) {
   const entries = Object.entries(goods || {}).filter(([, n]) => n);
   if (!entries.length) return html`<p class="muted">${t('se_no_goods')}</p>`;
-  return html`<ul class="se-goods">${entries.map(([g, n]) => html`<li><span class="res-count">${n}</span> ${S.goodName(ruleset, g)}</li>`)}</ul>`;
+  return html`<ul class="se-goods">${entries.map(([g, n]) => html`<li><strong class="good-count">${n}</strong> × ${S.goodName(ruleset, g)}</li>`)}</ul>`;
 }
 
 export function galleyLine(ruleset, g) {

@@ -5,7 +5,7 @@ import { html, render } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { openGame } from '../../session.js';
-import { listen, paintSwatches, swatch, toast } from '../../ui.js';
+import { listen, paintSwatches, swatch } from '../../ui.js';
 import { checkedButton, stepper } from '../parts.js';
 import { bidsPanel, ledger, positionsPanel, tracker } from './parts.js';
 
@@ -177,7 +177,7 @@ export async function mount(root, { code, navigate }) {
       return;
     }
     if (el.id === 'bid-send') {
-      if (await act({ type: 'bid', ducats: Number(ui.bid) })) toast(t('se_your_bid', { n: Number(ui.bid) }));
+      await act({ type: 'bid', ducats: Number(ui.bid) });
     } else if (el.dataset.pick) {
       await act({ type: 'pick_position', position: Number(el.dataset.pick) });
     } else if (el.id === 'split-send') {
