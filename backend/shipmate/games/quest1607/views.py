@@ -22,35 +22,64 @@ def _quests(rules: Rules, player: dict[str, Any]) -> list[dict[str, Any]]:
     return views
 
 
-def _player(rules: Rules, player: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    own = viewer.player == player["id"]
+def _player(rules: Rules, player: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": player["id"], "name": player["name"], "character": player["character"],
         "colour": rules.characters[player["character"]]["colour"],
         "land_resource": player["land_resource"], "resources": player["resources"],
         "ships": player["ships"], "level": player["level"], "completed": player["completed"],
         "quest_count": len(player["quests"]),
-        "quests": _quests(rules, player) if own else None,  # quest cards are private
+        "quests": None,  # quest cards are private: view_for shows them to their owner only
         "skip_turns": player["skip_turns"],
     }
 
 
+_SHARED_VIEWS: dict[int, tuple[State, State]] = {}
+_SHARED_VIEWS_KEPT = 64
+
+
 def view_for(state: State, viewer: Viewer) -> State:
-    """Return DESIGN.md's Quest 1607 state view for `viewer`; the public one holds no secret."""
+    """Return DESIGN.md's Quest 1607 state view for `viewer`; the public one holds no secret.
+
+    Every viewer's view is the public one plus `host`, `you` and the viewer's own quest cards, so
+    the public view of a state is built once and each player's is a shallow patch of it: a change
+    is shown to five or more viewers at once. States are never mutated, so a view built for a
+    state object stays right for as long as that object lives.
+    """
+    shared = _public_view(state)
+    you = viewer.player if viewer.player in state["players"] else None
+    view = {**shared, "host": viewer.host, "you": you}
+    if you is not None:
+        cards = _quests(rules_for(state["rules_key"]), state["players"][you])
+        view["players"] = [{**p, "quests": cards} if p["id"] == you else p for p in shared["players"]]
+    return view
+
+
+def _public_view(state: State) -> State:
+    known = _SHARED_VIEWS.get(id(state))
+    if known is not None and known[0] is state:
+        return known[1]
+    view = _build_public_view(state)
+    if len(_SHARED_VIEWS) >= _SHARED_VIEWS_KEPT:
+        _SHARED_VIEWS.clear()
+    _SHARED_VIEWS[id(state)] = (state, view)  # the state is kept alive with it: its id stays its own
+    return view
+
+
+def _build_public_view(state: State) -> State:
     rules = rules_for(state["rules_key"])
     turn = state["turn"]
     event = state["event"]
-    you = viewer.player if viewer.player in state["players"] else None
     return {
         "code": state["code"], "game": state["game"], "version": state["version"],
         "phase": state["phase"], "round": state["round"], "seed_hash": state["seed_hash"],
         "seed": state["seed"] if state["phase"] == "finished" else None,
-        "host": viewer.host, "you": you, "options": state["options"],
+        "host": False, "you": None, "options": state["options"],
         "turn": None if turn is None else {
             "player": turn["player"], "rolled": turn["rolled"], "dice": turn["dice"],
             "allowance": allowance(state, turn["player"]), "moved": turn["moved"],
         },
-        "players": [_player(rules, state["players"][pid], viewer) for pid in state["order"]],
+        "players": [_player(rules, state["players"][pid]) for pid in state["order"]],
         "offers": state["offers"],
         "combat": state["combat"],
         "event": None if event is None else {
