@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import redis
 
+from shipmate.store import hash_token, keys
 from tests.api.client import Game
 
 
@@ -27,6 +30,17 @@ def test_a_retry_gets_the_same_answer_and_the_action_runs_once(game: Game) -> No
     assert game.state()["version"] == first.json()["version"]
     # without the key the same action is a new one, and T1 refuses a second roll
     assert game.act(game.players["p1"], {"type": "roll"}).json()["rule"] == "T1"
+
+
+def test_a_change_is_stored_with_the_answer_its_caller_got(game: Game, redis_client: redis.Redis) -> None:
+    key = str(uuid.uuid4())
+    token = game.players["p1"]
+    first = game.act(token, {"type": "roll"}, key=key)
+    assert first.status_code == 200
+    record = redis_client.get(keys.idempotency(game.code, hash_token(token), key))
+    assert record is not None and json.loads(record) == {"status": 200, "body": first.json()}
+    again = game.act(token, {"type": "roll"}, key=key)
+    assert (again.status_code, again.content) == (200, first.content)
 
 
 def test_a_refusal_is_replayed_too_even_when_the_action_would_now_succeed(game: Game) -> None:

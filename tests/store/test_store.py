@@ -6,13 +6,15 @@ import json
 import secrets
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
 
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Conflict, GameStore, Unavailable, connect, hash_token
+from shipmate.store import Conflict, GameStore, Remember, Unavailable, connect, hash_token
 from shipmate.store import keys as k
+from shipmate.store.games import IDEMPOTENCY_TTL, Change
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
 PLAYER = Viewer(player="p1")
@@ -157,6 +159,55 @@ def test_a_retry_waits_for_the_first_request_under_its_key(store: GameStore, cod
     store.remember(code, "t", "slow", {"status": 422})
     waiter.join(timeout=20)
     assert got == [{"status": 422}]
+
+
+def _answer(change: Change) -> dict[str, Any]:
+    return {"status": 200, "body": {"version": change.state["version"], "purse": change.state["purse"]}}
+
+
+def test_a_change_and_its_idempotent_answer_are_stored_in_one_step(store: GameStore, code: str) -> None:
+    assert store.remembered(code, "t", "paid") is None
+    got: list[object] = []
+    waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "paid")))
+    waiter.start()
+    change = store.act(code, {"type": "add", "n": 3}, PLAYER, remember=Remember("t", "paid", _answer))
+    waiter.join(timeout=20)
+    assert change.answer == {"status": 200, "body": {"version": 1, "purse": 3}}
+    assert got == [change.answer]  # the retry that waited
+    assert store.remembered(code, "t", "paid") == change.answer
+    raw = store.client.get(k.idempotency(code, "t", "paid"))
+    assert raw is not None and json.loads(raw) == change.answer  # exactly the body the caller got
+    assert 0 < store.client.ttl(k.idempotency(code, "t", "paid")) <= IDEMPOTENCY_TTL
+    store.forget(code, "t", "paid")  # a stored answer outlives a failed request's clean-up
+    assert store.remembered(code, "t", "paid") == change.answer
+
+
+def test_a_stale_commit_stores_neither_the_change_nor_its_answer(
+    store: GameStore, redis_client: redis.Redis, code: str
+) -> None:
+    store.follow(code)
+    store.load(code)  # remembered at version 0
+    other = GameStore(redis_client, idle_ttl=3600)
+    other.act(code, {"type": "add", "n": 5}, PLAYER)  # version 1, unseen by `store`
+    assert store.remembered(code, "t", "late") is None
+    made: list[dict[str, Any]] = []
+
+    def answer(change: Change) -> dict[str, Any]:
+        made.append(_answer(change))
+        return made[-1]
+
+    change = store.act(code, {"type": "add", "n": 1}, PLAYER, remember=Remember("t", "late", answer))
+    # decided at version 0, refused by the commit, decided again at version 1: only that is stored
+    assert [m["body"] for m in made] == [{"version": 1, "purse": 1}, {"version": 2, "purse": 6}]
+    assert store.remembered(code, "t", "late") == change.answer == made[-1]
+    assert [e["version"] for e in store.events_since(code, -1)] == [0, 1, 2]
+    assert store.remembered(code, "t", "stale") is None
+    with pytest.raises(Conflict):  # a stale expected_version: no change, and the key stays a claim
+        store.act(code, {"type": "add", "n": 1}, PLAYER, expected_version=1,
+                  remember=Remember("t", "stale", _answer))
+    assert redis_client.get(k.idempotency(code, "t", "stale")) == b""
+    state = store.load(code)
+    assert state is not None and state["version"] == 2
 
 
 def test_requests_are_counted_per_client_in_a_window(store: GameStore) -> None:

@@ -14,10 +14,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Conflict, GameStore, hash_token
+from shipmate.store import Conflict, GameStore, Remember, hash_token
+from shipmate.store.games import Change
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
 PLAYER = Viewer(player="p1")
+
+
+def _answer(change: Change) -> dict[str, Any]:
+    return {"status": 200, "version": change.state["version"]}
 
 
 class StoreMachine(RuleBasedStateMachine):
@@ -38,14 +43,15 @@ class StoreMachine(RuleBasedStateMachine):
         state, event = create("test-counter", self.code, {}, secrets.token_hex(32))
         self.store.create(self.code, state, event, hash_token("host"))
 
-    def _act(self, n: int, expected: int | None = None) -> dict[str, Any]:
+    def _act(self, n: int, expected: int | None = None, remember: Remember | None = None) -> dict[str, Any]:
         try:
-            change = self.store.act(self.code, {"type": "add", "n": n}, PLAYER, expected_version=expected)
+            change = self.store.act(self.code, {"type": "add", "n": n}, PLAYER, expected_version=expected,
+                                    remember=remember)
         except RuleViolation as exc:
             return {"status": 422, "rule": exc.rule}
         except Conflict as exc:
             return {"status": 409, "current": exc.current}
-        return {"status": 200, "version": change.state["version"]}
+        return change.answer or _answer(change)
 
     @rule(n=st.integers(-5, 5))
     def add(self, n: int) -> None:
@@ -64,12 +70,13 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(key=st.sampled_from(["a", "b", "c"]), n=st.integers(-3, 3))
     def retry_with_an_idempotency_key(self, key: str, n: int) -> None:
         first = self.store.remembered(self.code, "tok", key)
-        if first is None:
-            answer = self._act(n)
+        if first is None:  # a change's commit stores its answer; a refusal is stored apart
+            answer = self._act(n, remember=Remember("tok", key, _answer))
             if answer["status"] == 200:
                 self.purse += n
                 self.version += 1
-            self.store.remember(self.code, "tok", key, answer)
+            else:
+                self.store.remember(self.code, "tok", key, answer)
             self.answers[key] = answer
         else:
             assert first == self.answers[key]

@@ -25,14 +25,17 @@ IDEMPOTENCY_TTL = 24 * 3600
 PENDING_TTL = 30
 MAX_VERSION = 2**53
 
-# KEYS: version, state, events, tokens.
+# KEYS: version, state, events, tokens, and the Idempotency-Key's record when the change answers one.
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
-#       channel, idle TTL, token hash ('' for none), token role JSON, commit id.
+#       channel, idle TTL, token hash ('' for none), token role JSON, commit id,
+#       and with the fifth key: the answer JSON and its TTL.
 # The published message {"version", "events", "state"} is spliced together here from the state and
 # events already passed, so the largest value crosses the wire to Redis once, not twice.
 # The commit id rides in the stream entry: when a reply is lost and the client library sends the
 # same commit again, the script recognises its own entry and answers success instead of a conflict
 # that would make `act` decide the action a second time.
+# The answer under an Idempotency-Key is written in the same step as the change it answers, so a
+# process that dies after the commit cannot leave a key whose retry would apply the change again.
 _COMMIT = """
 local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if current ~= tonumber(ARGV[1]) then
@@ -53,9 +56,22 @@ end
 if redis.call('EXISTS', KEYS[4]) == 1 then
   redis.call('EXPIRE', KEYS[4], ttl)
 end
+if KEYS[5] then
+  redis.call('SET', KEYS[5], ARGV[10], 'EX', tonumber(ARGV[11]))
+end
 redis.call('PUBLISH', ARGV[5],
   '{"version":' .. ARGV[2] .. ',"events":' .. ARGV[4] .. ',"state":' .. ARGV[3] .. '}')
 return {1, tonumber(ARGV[2])}
+"""
+
+
+# KEYS: an Idempotency-Key's record. Deletes it only while it is still a claim (''), never an answer:
+# a commit whose reply was lost may have stored its answer already.
+_FORGET = """
+if redis.call('GET', KEYS[1]) == '' then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
 """
 
 
@@ -132,10 +148,24 @@ def connect(url: str) -> redis.Redis:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One applied change: the state after it and the events it produced."""
+    """One applied change: the state after it, the events it produced, and its remembered answer."""
 
     state: State
     events: list[Event]
+    answer: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remember:
+    """An Idempotency-Key claimed with `remembered` whose answer the change's own commit stores.
+
+    `answer` makes the answer (any JSON value) from the change before the commit; the commit writes
+    it under the key in the same atomic step, so the change and its answer are stored both or neither.
+    """
+
+    token_hash: str
+    key: str
+    answer: Callable[[Change], Any]
 
 
 @contextmanager
@@ -165,6 +195,7 @@ class GameStore:
         self.client = client
         self.idle_ttl = idle_ttl
         self._commit = client.register_script(_COMMIT)
+        self._forget = client.register_script(_FORGET)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
         self._followed: dict[str, State | None] = {}
         self._followed_lock = threading.Lock()
@@ -205,15 +236,18 @@ class GameStore:
         state: State,
         events: list[Event],
         token: tuple[str, dict[str, Any]] | None,
+        answer: tuple[str, Any] | None = None,
     ) -> None:
         version = state["version"]
         token_hash, role = token if token else ("", {})
+        names = [keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)]
+        args = [expected, version, dumps(state), dumps(events), keys.channel(code), self.idle_ttl,
+                token_hash, dumps(role), secrets.token_hex(8)]
+        if answer is not None:
+            names.append(answer[0])
+            args += [dumps(answer[1]), IDEMPOTENCY_TTL]
         with _redis_errors():
-            ok, current = self._commit(
-                keys=[keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)],
-                args=[expected, version, dumps(state), dumps(events), keys.channel(code),
-                      self.idle_ttl, token_hash, dumps(role), secrets.token_hex(8)],
-            )
+            ok, current = self._commit(keys=names, args=args)
         if not ok:
             raise Conflict(int(current))
 
@@ -263,12 +297,14 @@ class GameStore:
         *,
         expected_version: int | None = None,
         new_token: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None = None,
+        remember: Remember | None = None,
     ) -> Change:
         """Decide `action` on the freshest state and commit it atomically, retrying on a race.
 
         Raises the rules' ShipmateError when the action is refused, Conflict when
         `expected_version` is stale, KeyError for an unknown game, Unavailable without Redis.
-        `new_token` may return a token (hash, role) to store in the same step (a join).
+        `new_token` may return a token (hash, role) to store in the same step (a join); `remember`
+        stores the change's answer under its Idempotency-Key in the same step too.
         """
         state = self._remembered_state(code)
         while True:
@@ -280,8 +316,13 @@ class GameStore:
                 raise Conflict(state["version"])
             new_state, events = apply(state, action, actor)
             token = new_token(events) if new_token else None
+            change = Change(new_state, events)
+            answer = None
+            if remember is not None:
+                change = Change(new_state, events, remember.answer(change))
+                answer = (keys.idempotency(code, remember.token_hash, remember.key), change.answer)
             try:
-                self._write(code, state["version"], new_state, events, token)
+                self._write(code, state["version"], new_state, events, token, answer)
             except Conflict:
                 # Decided on a stale state: forget it, load the current one and decide again.
                 with self._followed_lock:
@@ -289,13 +330,14 @@ class GameStore:
                         self._followed[code] = None
                 state = None
                 continue
-            return Change(new_state, events)
+            return change
 
     def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any | None:
         """Claim an Idempotency-Key; return the stored answer when the key was used before.
 
-        None means the caller is first and must call `remember` with its answer. A retry that
-        arrives while the first is still running waits for that answer.
+        None means the caller is first and must store its answer: with `act(..., remember=...)` for
+        a change, with `remember` for a refusal. A retry that arrives while the first is still
+        running waits for that answer.
         """
         name = keys.idempotency(code, token_hash, key)
         deadline = time.monotonic() + wait
@@ -313,15 +355,18 @@ class GameStore:
                 delay = min(delay * 2, 0.1)
 
     def remember(self, code: str, token_hash: str, key: str, answer: Any) -> None:
-        """Store the first answer given under an Idempotency-Key for 24 hours."""
+        """Store the first answer given under an Idempotency-Key for 24 hours (a refusal's)."""
         with _redis_errors():
             self.client.set(keys.idempotency(code, token_hash, key), dumps(answer),
                             ex=IDEMPOTENCY_TTL)
 
     def forget(self, code: str, token_hash: str, key: str) -> None:
-        """Release a claimed key whose request failed before it had an answer (Redis down)."""
+        """Release a claimed key whose request failed before it had an answer (Redis down).
+
+        A key that holds an answer is kept: the commit may have stored it before its reply was lost.
+        """
         with _redis_errors():
-            self.client.delete(keys.idempotency(code, token_hash, key))
+            self._forget(keys=[keys.idempotency(code, token_hash, key)])
 
     def hit(self, scope: str, who: str, window: int) -> int:
         """Count one request of `who` in the current fixed window and return the count so far."""

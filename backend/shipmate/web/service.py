@@ -6,13 +6,13 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from flask import current_app, request
 
 from ..rules import PUBLIC, Action, Event, ShipmateError, State, Viewer, create, event_view_for, view_for
-from ..store import Conflict, GameStore, Unavailable, hash_token
+from ..store import Conflict, GameStore, Remember, Unavailable, hash_token
 from ..store.games import Change
 from .errors import (
     Answer,
@@ -173,23 +173,32 @@ def update_body(state: State, events: list[Event], viewer: Viewer) -> dict[str, 
     }
 
 
-def _apply(code: str, caller: Caller, body: Any, language: str) -> Answer:
+def _stored_success(change: Change, viewer: Viewer) -> dict[str, Any]:
+    """Return a change's answer as an Idempotency-Key keeps it: ``{"status": 200, "body"}``."""
+    return {"status": 200, "body": update_body(change.state, change.events, viewer)}
+
+
+def _apply(code: str, caller: Caller, body: Any, language: str, remember: Remember | None = None) -> Answer:
     try:
         action, expected = for_game(game_name(code)).load_action(body)
         try:
-            change = _commit(code, action, caller.viewer, expected_version=expected)
+            change = _commit(code, action, caller.viewer, expected_version=expected, remember=remember)
         except Conflict as exc:
             raise StaleVersion(expected if expected is not None else -1, exc.current) from None
     except (ApiError, ShipmateError) as exc:
         return refusal(exc, language)
-    return 200, update_body(change.state, change.events, caller.viewer)
+    if remember is None:
+        return 200, update_body(change.state, change.events, caller.viewer)
+    return change.answer["status"], change.answer["body"]
 
 
 def act(code: str, token: str | None, body: Any, idempotency_key: str | None, language: str) -> Answer:
     """Run an action for the bearer of `token` and return the answer (status, body).
 
     The answer under an Idempotency-Key, success or refusal, is stored for 24 hours and given to
-    every retry with that key; a retry that arrives while the first is running waits for it.
+    every retry with that key; a retry that arrives while the first is running waits for it. A
+    change's answer is made before its commit and stored by the commit itself, so a change is never
+    left without its answer; a refusal changes nothing and is stored after it.
     Raises ApiError when the caller is not known (401, 404, 429) and Unavailable without Redis.
     """
     if not token:
@@ -203,13 +212,16 @@ def act(code: str, token: str | None, body: Any, idempotency_key: str | None, la
     stored = store().remembered(code, caller.token_hash, idempotency_key)
     if stored is not None:
         return int(stored["status"]), stored["body"]
+    remember = Remember(caller.token_hash, idempotency_key, partial(_stored_success, viewer=caller.viewer))
     try:
-        status, answer = _apply(code, caller, body, language)
+        status, answer = _apply(code, caller, body, language, remember)
     except BaseException:
         store().forget(code, caller.token_hash, idempotency_key)
         raise
+    if status == 200:  # stored by the commit
+        return status, answer
     try:
         store().remember(code, caller.token_hash, idempotency_key, {"status": status, "body": answer})
-    except Unavailable:  # the change is made and answered; only a late retry could repeat it
-        log.warning("could not store the answer under Idempotency-Key %r of game %s", idempotency_key, code)
+    except Unavailable:  # nothing changed; a retry after the claim lapses (30 s) decides again
+        log.warning("could not store the refusal under Idempotency-Key %r of game %s", idempotency_key, code)
     return status, answer
