@@ -223,3 +223,13 @@ def test_an_unreachable_redis_raises_unavailable() -> None:
     assert not dead.ping()
     with pytest.raises(Unavailable):
         dead.load("ABCDEF")
+
+
+def test_a_refusal_is_never_decided_on_a_remembered_state_that_is_stale(
+    store: GameStore, code: str
+) -> None:
+    store.follow(code)
+    store.saw(code, store.load(code) or {})
+    GameStore(store.client).act(code, {"type": "add", "n": 5}, PLAYER)  # another process
+    change = store.act(code, {"type": "add", "n": -3}, PLAYER)  # refused on the stale purse of 0
+    assert change.state["purse"] == 2 and change.state["version"] == 2

@@ -17,7 +17,7 @@ import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
-from ..rules import Action, Event, State, Viewer, apply
+from ..rules import Action, Event, ShipmateError, State, Viewer, apply
 from . import keys
 
 DEFAULT_IDLE_TTL = 30 * 24 * 3600
@@ -308,13 +308,20 @@ class GameStore:
         """
         state = self._remembered_state(code)
         while True:
-            if state is None or (expected_version is not None and expected_version != state["version"]):
+            fresh = state is None or (expected_version is not None and expected_version != state["version"])
+            if fresh:
                 state = self.load(code)
             if state is None:
                 raise KeyError(code)
             if expected_version is not None and expected_version != state["version"]:
                 raise Conflict(state["version"])
-            new_state, events = apply(state, action, actor)
+            try:
+                new_state, events = apply(state, action, actor)
+            except ShipmateError:
+                if fresh:
+                    raise
+                state = None  # a remembered state may lag behind: refuse only on the current one
+                continue
             token = new_token(events) if new_token else None
             change = Change(new_state, events)
             answer = None
@@ -330,6 +337,7 @@ class GameStore:
                         self._followed[code] = None
                 state = None
                 continue
+            self.saw(code, new_state)
             return change
 
     def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any | None:
