@@ -7,6 +7,8 @@ shared Redis. Each setting says why it is what it is; the environment may overri
 
 import os
 
+from shipmate.serve import settle_worker
+
 wsgi_app = "shipmate.web:create_app()"
 bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
 
@@ -36,6 +38,10 @@ worker_connections = int(os.environ.get("SHIPMATE_CONNECTIONS", "2000"))
 # any host serves any table, because every change goes through Redis and is published to every
 # subscriber.
 workers = int(os.environ.get("WEB_CONCURRENCY", str(min(os.cpu_count() or 1, 4))))
+
+# Once a worker has loaded the app, freeze what is loaded out of garbage collection and collect
+# less often (shipmate.serve.settle_worker says why).
+post_worker_init = settle_worker
 
 # Never recycle workers: a recycled worker drops every socket it holds (phones resume, but the
 # whole table sees a reconnect for nothing).

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import datetime
+import gc
 import io
 import ipaddress
 import os
@@ -116,6 +117,19 @@ def certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
     return cert_file, key_file
 
 
+def settle_worker(_worker: Any) -> None:
+    """Tune a worker's garbage collector once the app is loaded (gunicorn's post_worker_init).
+
+    Everything loaded so far (the app, the rules, the rulesets) lives as long as the process, so
+    it is frozen out of every future collection; and a collection waits for 100,000 new objects
+    instead of 700. Each action parses and renders a few thousand short-lived, acyclic objects
+    that reference counting frees anyway, while every collection of the oldest generation walked
+    every socket's greenlets and buffers: the profile charged it to whatever allocated next.
+    """
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """What `shipmate serve` was asked for."""
@@ -141,6 +155,7 @@ def gunicorn_settings(options: Options, when_ready: Callable[[Arbiter], None]) -
         "control_socket_disable": True,
         "accesslog": None,
         "when_ready": when_ready,
+        "post_worker_init": settle_worker,
     }
     if options.tls:
         settings["certfile"], settings["keyfile"] = map(str, options.tls)
