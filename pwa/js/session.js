@@ -6,8 +6,6 @@ import { errorText, setConnection, toast } from './ui.js';
 
 export async function openGame(code, token, { onState, onEvents } = {}) {
   const ruleset = await api.ruleset(code);
-  // Every game names its seats differently (characters, sea powers, colours); pages read `characters`.
-  if (!ruleset.characters) ruleset.characters = ruleset.powers || ruleset.colours || [];
   useRuleset(ruleset);
   const session = { code, token, ruleset, live: null, busy: false };
   session.live = new LiveGame(code, token, {

@@ -39,4 +39,5 @@ def settings(state: State) -> dict[str, Any]:
 
 def ruleset(state: State) -> dict[str, Any]:
     """Return the ruleset data with this game's house rules in place of the defaults."""
-    return {**BASE, "house_rules": settings(state)}
+    # DESIGN.md: every ruleset names its seats `characters` (here the colours)
+    return {**BASE, "characters": BASE["colours"], "house_rules": settings(state)}
