@@ -17,7 +17,7 @@ import requests
 from shipmate.store import GameStore
 from tests.api.client import RESOURCES, Game
 from tests.fixtures_server import TEST_LIMITS, StartServer
-from tests.reliability.ledger import audit
+from tests.ledger import audit
 
 PLAYERS = 6
 CLIENTS_PER_PLAYER = 3  # a phone, a tablet and a flaky second tab per captain: 18 clients

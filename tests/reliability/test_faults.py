@@ -25,7 +25,7 @@ from shipmate.embedded import EmbeddedRedis
 from shipmate.store import GameStore
 from tests.api.client import Game, Socket
 from tests.fixtures_server import TEST_LIMITS, ServerProcess, StartServer
-from tests.reliability.ledger import audit
+from tests.ledger import audit
 from tests.reliability.proxy import Proxy
 
 DEADLINE = 90.0
