@@ -199,6 +199,8 @@ class GameStore:
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
         self._followed: dict[str, State | None] = {}
         self._followed_lock = threading.Lock()
+        self.on_commit: Callable[[str, State, list[Event]], None] | None = None
+        """Called with (code, state, events) after each change `act` commits (the hub's local fan-out)."""
 
     def follow(self, code: str) -> None:
         """Start remembering the newest state of a game whose changes this process receives."""
@@ -338,6 +340,8 @@ class GameStore:
                 state = None
                 continue
             self.saw(code, new_state)
+            if self.on_commit is not None:
+                self.on_commit(code, new_state, events)
             return change
 
     def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any | None:

@@ -39,7 +39,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
-    app.extensions["shipmate.hub"] = Hub(app.config["REDIS_URL"], store, service.update_body)
+    hub = Hub(app.config["REDIS_URL"], store, service.update_body)
+    store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
+    app.extensions["shipmate.hub"] = hub
 
     errors.init_app(app)
     ws.init_app(app)

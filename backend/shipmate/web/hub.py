@@ -144,6 +144,7 @@ class Hub:
         self._sockets: dict[str, set[Socket]] = {}
         self._subscribed: dict[str, threading.Event] = {}
         self._latest: dict[str, int] = {}
+        self._fanned: dict[str, int] = {}  # per game, the newest version handed to the sockets here
         self._pubsub: Any = None
         self._thread: threading.Thread | None = None
 
@@ -175,6 +176,7 @@ class Hub:
             self._store.unfollow(sock.code)
             self._subscribed.pop(sock.code, None)
             self._latest.pop(sock.code, None)
+            self._fanned.pop(sock.code, None)
             with contextlib.suppress(redis.RedisError):
                 self._pubsub.unsubscribe(keys.channel(sock.code))
 
@@ -205,16 +207,39 @@ class Hub:
                     subscribed = self._subscribed.get(code)
                 if subscribed is not None:
                     subscribed.set()
-            elif message["type"] == "message":
-                self._fan_out(code, loads(message["data"]))
+            elif message["type"] == "message" and not self._fanned_already(code, message["data"]):
+                self._fan_out(code, Update(loads(message["data"]), self._render))
 
-    def _fan_out(self, code: str, message: dict[str, Any]) -> None:
-        update = Update(message, self._render)
-        self._store.saw(code, update.state)  # before any socket has it: its next action decides on it
+    def committed(self, code: str, state: State, events: list[Event]) -> None:
+        """Hand a change this process just committed to its sockets at once, ahead of its publish.
+
+        The publish still reaches every other process; here it is then recognised by its version
+        and dropped unparsed. Whichever of the two comes first is fanned out, the other skipped.
+        """
         with self._lock:
+            if code not in self._sockets:
+                return
+        self._fan_out(code, Update({"version": state["version"], "events": events, "state": state},
+                                   self._render))
+
+    def _fanned_already(self, code: str, data: bytes) -> bool:
+        """Return whether a published change (its JSON starts with its version) was fanned out here."""
+        prefix = b'{"version":'
+        end = data.find(b",", len(prefix))
+        if not data.startswith(prefix) or end < 0:
+            return False
+        with self._lock:
+            return int(data[len(prefix):end]) <= self._fanned.get(code, -1)
+
+    def _fan_out(self, code: str, update: Update) -> None:
+        with self._lock:
+            if update.version <= self._fanned.get(code, -1):
+                return
             sockets = list(self._sockets.get(code, ()))
             if sockets:
+                self._fanned[code] = update.version
                 self._latest[code] = max(update.version, self._latest.get(code, -1))
+        self._store.saw(code, update.state)  # before any socket has it: its next action decides on it
         for sock in sockets:
             sock.deliver(update)
 
@@ -250,5 +275,6 @@ class Hub:
             if state is None or state["version"] <= version:
                 continue
             events = [e for e in self._store.events_since(code, version) if e["version"] <= state["version"]]
-            self._fan_out(code, {"version": state["version"], "events": events, "state": state})
+            self._fan_out(code, Update({"version": state["version"], "events": events, "state": state},
+                                       self._render))
 
