@@ -77,6 +77,27 @@ def _game_components(spec: APISpec, game: GameSchemas) -> GameComponents:
     return GameComponents(creation, union, view)
 
 
+def _nullable_refs(node: Any) -> Any:
+    """Return `node` with each nullable reference written so that only null is its alternative.
+
+    apispec writes a Nested field that allows None as ``anyOf: [{type: object, nullable}, $ref]``,
+    whose second branch accepts any object at all; ``allOf: [$ref], nullable`` accepts the
+    referenced schema or null, and nothing else.
+    """
+    if isinstance(node, list):
+        return [_nullable_refs(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _nullable_refs(value) for key, value in node.items()}
+    null = {"type": "object", "nullable": True}
+    choices = node.get("anyOf")
+    if isinstance(choices, list) and len(choices) == 2 and null in choices:
+        ref = choices[1 - choices.index(null)]
+        node = {key: value for key, value in node.items() if key != "anyOf"}
+        node |= {"allOf": [ref], "nullable": True}
+    return node
+
+
 @cache
 def build_spec() -> dict[str, Any]:
     """Return the OpenAPI 3 document of every route (WebSocket included, as its handshake)."""
@@ -160,4 +181,5 @@ def build_spec() -> dict[str, Any]:
         "responses": {101: {"description": "Switching protocols"}, **_errors(401, 404, 429, 503),
                       403: _json("Error", "Another site's Origin")},
     }})
-    return spec.to_dict()
+    document: dict[str, Any] = _nullable_refs(spec.to_dict())
+    return document
