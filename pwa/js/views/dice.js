@@ -1,6 +1,6 @@
 // The dice: the animation every page uses, and /dice/CODE, the table device that shows each roll
-// big. The roll is the active player's act (the server refuses it from the host token), so the
-// active phone rolls; this page shows a Roll button only when this device holds that player's token.
+// big. A device holding the host token rolls for whoever's turn it is (T1: the server rolls for the
+// active player); a device holding only a player's token rolls on that player's turn.
 import { tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
@@ -52,7 +52,7 @@ export function broughtBy(event, state, ruleset) {
 
 export async function mount(root, { code }) {
   const mine = tokensFor(code);
-  const token = (mine.player && mine.player.token) || mine.host || null;
+  const token = mine.host || (mine.player && mine.player.token) || null;
   let state = null;
   let session;
   let rollEvent = null;
@@ -69,7 +69,7 @@ export async function mount(root, { code }) {
       <div class="dice-row giant" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : ''}</div>
       ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(sameTurn ? rollEvent : null, state, rs))}</strong></p>
         <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : html`<p class="muted">${t('no_roll')}</p>`}
-      ${mine.player && active && active.id === mine.player.id && state.phase === 'playing' && !state.turn.rolled
+      ${active && state.phase === 'playing' && !state.turn.rolled && (mine.host || (mine.player && active.id === mine.player.id))
         ? html`<button type="button" id="table-roll" class="primary huge">${t('roll_for', { name: active.name })}</button>`
         : html`<p class="muted small">${t('dice_table_info')}</p>`}
     </section>`);
