@@ -132,7 +132,7 @@ def test_every_view_of_every_stage_matches_the_documented_state_view(name: str) 
 
 
 def test_a_view_that_breaks_the_document_is_caught() -> None:
-    """The check has teeth: a wrong die, a missing field and a bad nested object are refused."""
+    """Refuse a view with a wrong die, a missing field or a malformed nested object."""
     documented = _validator({"$ref": "#/components/schemas/StateView"})
     view = view_for(rolled(game()), PUBLIC)
     assert documented.is_valid(view)

@@ -168,12 +168,12 @@ class View(Schema):
 
 
 def _text() -> fields.Nested:
-    """A text in both languages."""
+    """Return a required field holding a text in both languages."""
     return fields.Nested(TextSchema, required=True)
 
 
 def _stock(**options: Any) -> fields.Dict:
-    """A map resource → count."""
+    """Return a field holding a map resource → count."""
     return fields.Dict(keys=fields.String(), values=fields.Integer(), **options)
 
 
