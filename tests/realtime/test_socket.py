@@ -102,6 +102,20 @@ def test_actions_over_the_socket_answer_like_http(game: Game) -> None:
     sock.close()
 
 
+def test_an_action_frame_may_name_the_language_of_its_refusal(game: Game) -> None:
+    sock = game.socket(game.players["p2"])  # the handshake asks for no language: English
+    sock.receive()
+    sock.send({"type": "action", "id": 1, "action": {"type": "roll"}, "language": "nl"})
+    dutch = sock.until("result", id=1)
+    http = game.act(game.players["p2"], {"type": "roll"}, language="nl")
+    assert (dutch["status"], dutch["rule"], dutch["message"]) == (422, "T5", http.json()["message"])
+    sock.send({"type": "action", "id": 2, "action": {"type": "roll"}, "language": "xx"})
+    english = sock.until("result", id=2)
+    assert english["message"] == game.act(game.players["p2"], {"type": "roll"}).json()["message"]
+    assert english["message"] != dutch["message"]
+    sock.close()
+
+
 def test_a_public_socket_cannot_act_and_bad_messages_get_errors(game: Game) -> None:
     sock = game.socket()
     version = sock.receive()["version"]

@@ -176,7 +176,7 @@ def build_spec() -> dict[str, Any]:
         "summary": "WebSocket: a snapshot, then every change (see DESIGN.md)",
         "description": "Query `token` (optional: the public view). Server messages: snapshot, update, "
                        "ping, pong, result, error. Client messages: resume {since}, ping, "
-                       "action {id, action, idempotency_key?}.",
+                       "action {id, action, idempotency_key?, language? (nl|en: refusals in it)}.",
         "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}}],
         "responses": {101: {"description": "Switching protocols"}, **_errors(401, 404, 429, 503),
                       403: _json("Error", "Another site's Origin")},

@@ -25,7 +25,7 @@ from ..store import GameStore, Unavailable
 from ..store.games import dumps
 from . import service
 from .api import parse_json
-from .errors import ApiError, BadRequest, refusal, request_language
+from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
 from .hub import Close, Hub, Outbox, Resume, Update
 from .service import Caller
 
@@ -214,12 +214,15 @@ class Connection:
 
     def _act(self, message: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         key = message.get("idempotency_key")
+        # The app's language may not be the browser's (the handshake's Accept-Language): a frame
+        # may name it, as an HTTP action's Accept-Language does.
+        language = message["language"] if message.get("language") in LANGUAGES else self.language
         try:
             if key is not None and not isinstance(key, str):
                 raise BadRequest({"idempotency_key": ["Not a valid string."]})
-            return service.act(self.code, self.token, message.get("action"), key, self.language)
+            return service.act(self.code, self.token, message.get("action"), key, language)
         except (ApiError, Unavailable) as exc:
-            return refusal(exc, self.language)
+            return refusal(exc, language)
 
     def _refuse(self, message_id: Any, exc: Exception) -> None:
         self._send_answer("error", message_id, refusal(exc, self.language))
