@@ -39,6 +39,37 @@ class Handlers(Generic[F]):
         """Return the function registered for `kind`, or None."""
         return self.table.get(kind) if isinstance(kind, str) else None
 
+    def for_action(self, action: Action) -> F:
+        """Return the function registered for the action's type, or refuse a type the game does not know."""
+        handler = self.get(action.get("type"))
+        if handler is None:
+            raise unknown_action(action)
+        return handler
+
+
+Decider = Callable[[State, Action, Viewer], list[Event]]
+"""Decide one type of action: the state, the action and who acts give its events, or a refusal."""
+
+Evolver = Callable[[State, Event], State]
+"""Fold one type of event into a new state."""
+
+
+class Decides(Handlers[Decider]):
+    """A game's deciders by action type, and the `decide` that hands each action to its own."""
+
+    def decide(self, state: State, action: Action, actor: Viewer) -> list[Event]:
+        """Check `action` against the rules and return its events, or raise a ShipmateError."""
+        return self.for_action(action)(state, action, actor)
+
+
+class Folds(Handlers[Evolver]):
+    """A game's folds by event type, and the `evolve` that hands each event to its own."""
+
+    def evolve(self, state: State, event: Event) -> State:
+        """Fold one event into a new state (an unknown event type leaves it as it was)."""
+        fold = self.get(event["type"])
+        return fold(state, event) if fold else {**state}
+
 
 def unknown_action(action: Action) -> InvalidAction:
     """Return the refusal of an action type the game does not know."""
@@ -95,26 +126,35 @@ def choice_rule(*allowed: str) -> Rule:
     return (lambda value: value in allowed), f"een van {shown}", f"one of {shown}"
 
 
+def bad_option(where: str, nl: str, en: str) -> InvalidAction:
+    """Return the refusal of an option at `where` that is not what it must be (`nl`, `en`)."""
+    return InvalidAction(text(f"{where} moet {nl} zijn.", f"{where} must be {en}."), field=where)
+
+
 def house_options(options: Mapping[str, Any], defaults: Mapping[str, Any],
                   rules: Mapping[str, Rule]) -> dict[str, Any]:
     """Check options of the form ``{"house_rules": {…}}`` strictly; fill in every default."""
-    def bad(where: str, nl: str, en: str) -> InvalidAction:
-        return InvalidAction(text(f"{where} moet {nl} zijn.", f"{where} must be {en}."), field=where)
-
     if not isinstance(options, Mapping) or any(key != "house_rules" for key in options):
-        raise bad("options", 'een object met alleen "house_rules"', 'an object with only "house_rules"')
+        raise bad_option("options", 'een object met alleen "house_rules"',
+                         'an object with only "house_rules"')
     house = options.get("house_rules", {})
     if not isinstance(house, Mapping):
-        raise bad("house_rules", "een object", "an object")
+        raise bad_option("house_rules", "een object", "an object")
     for key in house:
         if key not in defaults:
-            raise bad(f"house_rules.{key}", f"een van {', '.join(defaults)}",
-                      f"one of {', '.join(defaults)}")
+            raise bad_option(f"house_rules.{key}", f"een van {', '.join(defaults)}",
+                             f"one of {', '.join(defaults)}")
     merged = {**defaults, **house}
     for key, (ok, nl, en) in rules.items():
         if not ok(merged[key]):
-            raise bad(f"house_rules.{key}", nl, en)
+            raise bad_option(f"house_rules.{key}", nl, en)
     return {"house_rules": merged}
+
+
+def settings(state: State) -> dict[str, Any]:
+    """Return the house rules this game is played with."""
+    house: dict[str, Any] = state["options"]["house_rules"]
+    return house
 
 
 @dataclass(slots=True)
@@ -145,11 +185,16 @@ def without_seed(event: Event) -> Event:
     return {k: v for k, v in event.items() if k != "seed"}
 
 
+def require_lobby(state: State) -> None:
+    """Refuse a lobby action (a join, the start) once the game has started."""
+    if state["phase"] != "lobby":
+        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
+
+
 def join_event(state: State, action: Action, characters: Collection[str], max_players: int,
                rule: str) -> Event:
     """Return PlayerJoined for a lobby join, or refuse it (`rule` cites the choice of character)."""
-    if state["phase"] != "lobby":
-        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
+    require_lobby(state)
     name = action.get("name")
     name = name.strip() if isinstance(name, str) else ""
     if not 1 <= len(name) <= NAME_MAX:
@@ -167,11 +212,33 @@ def join_event(state: State, action: Action, characters: Collection[str], max_pl
             "character": character}
 
 
+def created_state(event: Event, **fields: Any) -> State:
+    """Fold GameCreated: the fields every table keeps, an empty lobby, and the game's own `fields`."""
+    return {
+        "game": event["game"], "code": event["code"], "version": 0,
+        "seed": event["seed"], "seed_hash": event["seed_hash"],
+        "counters": {"dice": 0, "draws": 0}, "options": event["options"],
+        "phase": "lobby", "seats": [], "players": {}, **fields,
+    }
+
+
 def seat(state: State, event: Event, player: Mapping[str, Any]) -> State:
     """Fold PlayerJoined: seat the new player, with the game's own fields in `player`."""
     pid = event["player_id"]
     seated = {"id": pid, "name": event["name"], "character": event["character"], **player}
     return {**state, "seats": [*state["seats"], pid], "players": {**state["players"], pid: seated}}
+
+
+def with_player(state: State, pid: str, **changes: Any) -> State:
+    """Return `state` with the `changes` made to player `pid`, copying only that path."""
+    players = state["players"]
+    return {**state, "players": {**players, pid: {**players[pid], **changes}}}
+
+
+def player_name(state: State, pid: str) -> str:
+    """Return the name player `pid` joined with."""
+    name: str = state["players"][pid]["name"]
+    return name
 
 
 def require_host(actor: Viewer, nl: str, en: str) -> None:

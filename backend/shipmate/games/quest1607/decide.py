@@ -10,7 +10,6 @@ from shipmate.rules import (
     Event,
     Forbidden,
     InvalidAction,
-    LobbyConflict,
     RuleViolation,
     State,
     Viewer,
@@ -18,7 +17,7 @@ from shipmate.rules import (
     draw,
     text,
 )
-from shipmate.rules.table import Handlers, join_event, unknown_action
+from shipmate.rules.table import Handlers, join_event, require_host, require_lobby
 
 from .evolve import deck_after, plus
 from .ruleset import LEVELS, Effects, Rules, rules_for
@@ -54,9 +53,7 @@ handles: Handlers[Handler] = Handlers()
 
 def decide(state: State, action: Mapping[str, Any], actor: Viewer) -> list[Event]:
     """Check `action` against the rules and return its events, or raise a ShipmateError."""
-    handler = handles.get(action.get("type"))
-    if handler is None:
-        raise unknown_action(action)
+    handler = handles.for_action(action)
     rules = rules_for(state["rules_key"])
     return handler(Ctx(state, action, actor, rules, rules.effects[state["event"]]))
 
@@ -199,10 +196,8 @@ def _join(ctx: Ctx) -> list[Event]:
 @handles("start")
 def _start(ctx: Ctx) -> list[Event]:
     state = ctx.state
-    if not ctx.actor.host:
-        raise Forbidden(text("Alleen de gastheer start het spel.", "Only the host starts the game."))
-    if state["phase"] != "lobby":
-        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
+    require_host(ctx.actor, "start het spel", "starts the game")
+    require_lobby(state)
     if len(state["order"]) < 2:
         raise RuleViolation("S1", text(
             f"Er zijn minstens 2 spelers nodig; er is er {len(state['order'])}.",
@@ -794,9 +789,7 @@ def _fish(ctx: Ctx) -> list[Event]:
 
 @handles("adjust")
 def _adjust(ctx: Ctx) -> list[Event]:
-    if not ctx.actor.host:
-        raise Forbidden(text("Alleen de gastheer corrigeert voorraden.",
-                             "Only the host corrects resources."))
+    require_host(ctx.actor, "corrigeert voorraden", "corrects resources")
     if ctx.state["phase"] == "lobby":
         raise RuleViolation("S5", text("Het spel is nog niet begonnen.",
                                        "The game has not started yet."))

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from shipmate.rules import Event, State
-from shipmate.rules.table import Handlers
+from shipmate.rules.table import Folds, with_player
 
 from .ruleset import BASE, LEVELS, rules_for, rules_key
 
-Evolver = Callable[[State, Event], State]
-folds: Handlers[Evolver] = Handlers()
-
-
-def evolve(state: State, event: Event) -> State:
-    """Fold one event into a new state (unknown event types leave it as it was)."""
-    fold = folds.get(event["type"])
-    return fold(state, event) if fold else {**state}
+folds = Folds()
+evolve = folds.evolve
 
 
 def plus(resources: Mapping[str, int], delta: Mapping[str, int], sign: int = 1) -> dict[str, int]:
@@ -28,20 +22,15 @@ def plus(resources: Mapping[str, int], delta: Mapping[str, int], sign: int = 1) 
     return new
 
 
-def _player(state: State, pid: str, **changes: Any) -> State:
-    players = state["players"]
-    return {**state, "players": {**players, pid: {**players[pid], **changes}}}
-
-
 def _resources(state: State, pid: str, delta: Mapping[str, int], sign: int = 1) -> State:
-    return _player(state, pid, resources=plus(state["players"][pid]["resources"], delta, sign))
+    return with_player(state, pid, resources=plus(state["players"][pid]["resources"], delta, sign))
 
 
 def _ship(state: State, pid: str, number: int, **changes: Any) -> State:
     ships = [
         {**s, **changes} if s["number"] == number else s for s in state["players"][pid]["ships"]
     ]
-    return _player(state, pid, ships=ships)
+    return with_player(state, pid, ships=ships)
 
 
 def _quest(state: State, pid: str, quest_id: str, step: int, **progress: Any) -> State:
@@ -52,7 +41,7 @@ def _quest(state: State, pid: str, quest_id: str, step: int, **progress: Any) ->
             steps[step] = {**steps[step], **progress}
             quest = {**quest, "progress": steps}
         quests.append(quest)
-    return _player(state, pid, quests=quests)
+    return with_player(state, pid, quests=quests)
 
 
 def deck_after(deck: list[str], full: tuple[str, ...], card: str) -> list[str]:
@@ -185,7 +174,7 @@ def _launched(state: State, event: Event) -> State:
     pid = event["player"]
     state = _ship(state, pid, event["from_ship"], crew=event["crew_back"])
     ship = {"number": event["ship"], **event["card"], "sail_hits": 0, "goods": []}
-    return _player(state, pid, ships=[*state["players"][pid]["ships"], ship])
+    return with_player(state, pid, ships=[*state["players"][pid]["ships"], ship])
 
 
 @folds("QuestBought")
@@ -226,7 +215,7 @@ def _completed(state: State, event: Event) -> State:
     state = _resources(state, pid, event["paid"], -1)
     completed = {**player["completed"], event["level"]: player["completed"][event["level"]] + 1}
     quests = [q for q in player["quests"] if q["id"] != event["quest_id"]]
-    return _player(state, pid, completed=completed, quests=quests, level=event["level_after"])
+    return with_player(state, pid, completed=completed, quests=quests, level=event["level_after"])
 
 
 @folds("EventDrawn")
@@ -277,7 +266,7 @@ def _sunk(state: State, event: Event) -> State:
     for goods in event["goods_lost"]:
         state = _quest(state, pid, goods["quest"], goods["step"], ship=None)
     player = state["players"][pid]
-    state = _player(state, pid, skip_turns=player["skip_turns"] + event["skip_turns"])
+    state = with_player(state, pid, skip_turns=player["skip_turns"] + event["skip_turns"])
     return {**state, "combat": {**state["combat"], "stage": "salvage", "sunk": pid,
                                 "winner": event["winner"], "keep": event["keep"]}}
 
@@ -294,7 +283,7 @@ def _surrendered(state: State, event: Event) -> State:
     pid = event["player"]
     state = _resources(state, pid, event["resources"], -1)
     state = _resources(state, event["to"], event["resources"])
-    return _player(state, pid, skip_turns=state["players"][pid]["skip_turns"] + event["skip_turns"])
+    return with_player(state, pid, skip_turns=state["players"][pid]["skip_turns"] + event["skip_turns"])
 
 
 @folds("ResourcesKept")
@@ -321,7 +310,7 @@ def _combat_ended(state: State, event: Event) -> State:
                 for r, p in zip(requirements, quest["progress"], strict=True)
             ]}
         quests.append(quest)
-    return {**_player(state, winner, quests=quests), "combat": None}
+    return {**with_player(state, winner, quests=quests), "combat": None}
 
 
 @folds("TurnEnded")

@@ -9,7 +9,8 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from shipmate.rules import InvalidAction, text
+from shipmate.rules import State
+from shipmate.rules.table import bad_option
 
 BASE: dict[str, Any] = json.loads(
     files("shipmate.games.quest1607").joinpath("ruleset.json").read_text("utf-8")
@@ -115,8 +116,8 @@ def _effects(data: Mapping[str, Any], effects: list[dict[str, Any]]) -> Effects:
 def _int_in(low: int, high: int) -> Callable[[Any, str], Any]:
     def check(value: Any, where: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise _bad(where, f"een geheel getal van {low} tot {high}",
-                       f"a whole number from {low} to {high}")
+            raise bad_option(where, f"een geheel getal van {low} tot {high}",
+                             f"a whole number from {low} to {high}")
         return value
     return check
 
@@ -125,7 +126,7 @@ def _one_of(*allowed: Any) -> Callable[[Any, str], Any]:
     def check(value: Any, where: str) -> Any:
         if value not in allowed or type(value) is not type(allowed[0]):
             shown = ", ".join(map(json.dumps, allowed))
-            raise _bad(where, f"een van {shown}", f"one of {shown}")
+            raise bad_option(where, f"een van {shown}", f"one of {shown}")
         return value
     return check
 
@@ -133,18 +134,14 @@ def _one_of(*allowed: Any) -> Callable[[Any, str], Any]:
 def _table(keys: list[str], cell: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
     def check(value: Any, where: str) -> Any:
         if not isinstance(value, dict):
-            raise _bad(where, "een object", "an object")
+            raise bad_option(where, "een object", "an object")
         for key, item in value.items():
             if key not in keys:
-                raise _bad(f"{where}.{key}", f"een van {', '.join(keys)}",
-                           f"one of {', '.join(keys)}")
+                raise bad_option(f"{where}.{key}", f"een van {', '.join(keys)}",
+                                 f"one of {', '.join(keys)}")
             cell(item, f"{where}.{key}")
         return value
     return check
-
-
-def _bad(where: str, nl: str, en: str) -> InvalidAction:
-    return InvalidAction(text(f"{where} moet {nl} zijn.", f"{where} must be {en}."), field=where)
 
 
 _SIDES = [str(n) for n in range(1, 8)]
@@ -164,10 +161,10 @@ assert set(_HOUSE_RULES) == set(BASE["house_defaults"]), "every house default is
 def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Check the game options strictly and fill in the defaults (S6 and the house defaults)."""
     if not isinstance(options, Mapping):
-        raise _bad("options", "een object", "an object")
+        raise bad_option("options", "een object", "an object")
     for key in options:
         if key not in ("quests_per_level", "house_rules"):
-            raise _bad(f"options.{key}", "weggelaten (onbekende optie)", "left out (unknown option)")
+            raise bad_option(f"options.{key}", "weggelaten (onbekende optie)", "left out (unknown option)")
     spec = BASE["quests_per_level"]
     per_level = options.get("quests_per_level", spec["default"])
     _one_of(*spec["allowed"])(per_level, "quests_per_level")
@@ -177,7 +174,7 @@ def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
     )
     bounds = {**BASE["hit_bounds"], **house.get("hit_bounds", {})}
     if bounds["min"] > bounds["max"]:
-        raise _bad("house_rules.hit_bounds", "min ≤ max", "min ≤ max")
+        raise bad_option("house_rules.hit_bounds", "min ≤ max", "min ≤ max")
     return {"quests_per_level": per_level, "house_rules": json.loads(json.dumps(house))}
 
 
@@ -208,3 +205,10 @@ def rules_for(key: str) -> Rules:
         events=events,
         effects=effects,
     )
+
+
+def ruleset(state: State) -> dict[str, Any]:
+    """Return a copy of the merged ruleset data, with the game's options."""
+    data: dict[str, Any] = json.loads(json.dumps(rules_for(state["rules_key"]).data))
+    data["options"] = state["options"]
+    return data

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shipmate.rules import Event, State, Viewer
+from shipmate.rules import PUBLIC, Event, State, Viewer
+from shipmate.rules.table import view_header, without_seed
 
 from .decide import allowance
 from .ruleset import Rules, rules_for
@@ -71,10 +72,8 @@ def _build_public_view(state: State) -> State:
     turn = state["turn"]
     event = state["event"]
     return {
-        "code": state["code"], "game": state["game"], "version": state["version"],
-        "phase": state["phase"], "round": state["round"], "seed_hash": state["seed_hash"],
-        "seed": state["seed"] if state["phase"] == "finished" else None,
-        "host": False, "you": None, "options": state["options"],
+        **view_header(state, PUBLIC),
+        "round": state["round"], "options": state["options"],
         "turn": None if turn is None else {
             "player": turn["player"], "rolled": turn["rolled"], "dice": turn["dice"],
             "allowance": allowance(state, turn["player"]), "moved": turn["moved"],
@@ -97,7 +96,7 @@ def _hide_card(quest: dict[str, Any]) -> dict[str, Any]:
 def event_view_for(event: Event, viewer: Viewer) -> Event:
     """Return the event as `viewer` may see it: no seed, and drawn quest cards only for the owner."""
     if event["type"] == "GameCreated":
-        return {k: v for k, v in event.items() if k != "seed"}
+        return without_seed(event)
     if event["type"] == "GameStarted":
         quests = {pid: q if pid == viewer.player else _hide_card(q)
                   for pid, q in event["quests"].items()}

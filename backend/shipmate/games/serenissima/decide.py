@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from shipmate.rules import (
@@ -10,7 +9,6 @@ from shipmate.rules import (
     Event,
     Forbidden,
     InvalidAction,
-    LobbyConflict,
     RuleViolation,
     State,
     Viewer,
@@ -18,35 +16,24 @@ from shipmate.rules import (
     text,
 )
 from shipmate.rules.table import (
-    Handlers,
+    Decides,
     join_event,
     one_of,
+    player_name,
     require_host,
+    require_lobby,
     require_player,
-    unknown_action,
+    settings,
     whole,
 )
 
-from .ruleset import BASE, GOODS, PHASES, PORTS, POSITIONS, POWERS, SEA_AREAS, settings
+from .ruleset import BASE, GOODS, PHASES, PORTS, POSITIONS, POWERS, SEA_AREAS
 
-Decider = Callable[[State, Action, Viewer], list[Event]]
-decides: Handlers[Decider] = Handlers()
-
-
-def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
-    """Check `action` against the rules and return its events, or raise a ShipmateError."""
-    handler = decides.get(action.get("type"))
-    if handler is None:
-        raise unknown_action(action)
-    return handler(state, action, actor)
+decides = Decides()
+decide = decides.decide
 
 
 # ---- where the game stands ------------------------------------------------------------------
-
-
-def _name(state: State, pid: str) -> str:
-    name: str = state["players"][pid]["name"]
-    return name
 
 
 def _phase_name(number: int, language: str) -> str:
@@ -86,8 +73,8 @@ def _on_turn(state: State, actor: Viewer) -> str:
     if state["step"] > 1 and pid != active:
         position = POSITIONS[state["turn_order"].index(str(active))]
         raise RuleViolation("SE11", text(
-            f"In deze fase is {_name(state, str(active))} ({position}) aan de beurt, niet jij.",
-            f"In this phase it is {_name(state, str(active))}'s turn ({position}), not yours."))
+            f"In deze fase is {player_name(state, str(active))} ({position}) aan de beurt, niet jij.",
+            f"In this phase it is {player_name(state, str(active))}'s turn ({position}), not yours."))
     return pid
 
 
@@ -114,8 +101,7 @@ def _join(state: State, action: Action, actor: Viewer) -> list[Event]:
 @decides("start")
 def _start(state: State, action: Action, actor: Viewer) -> list[Event]:
     require_host(actor, "start het spel", "starts the game")
-    if state["phase"] != "lobby":
-        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
+    require_lobby(state)
     seats = state["seats"]
     powers = sorted(state["players"][pid]["character"] for pid in seats)
     setups = BASE["setups"].get(str(len(seats)), [])
@@ -235,15 +221,15 @@ def _pick_position(state: State, action: Action, actor: Viewer) -> list[Event]:
     picker = state["pick_order"][len(state["positions"])]
     if pid != picker:
         raise RuleViolation("SE7", text(
-            f"{_name(state, picker)} kiest nu een plaats, niet jij.",
-            f"{_name(state, picker)} picks a position now, not you."))
+            f"{player_name(state, picker)} kiest nu een plaats, niet jij.",
+            f"{player_name(state, picker)} picks a position now, not you."))
     position = whole(action, "position", 1, len(POSITIONS))
     taken = {pos: p for p, pos in state["positions"].items()}
     if position in taken:
         label = POSITIONS[position - 1]
         raise RuleViolation("SE7", text(
-            f"Plaats {label} is al gekozen door {_name(state, taken[position])}.",
-            f"Position {label} is already taken by {_name(state, taken[position])}."))
+            f"Plaats {label} is al gekozen door {player_name(state, taken[position])}.",
+            f"Position {label} is already taken by {player_name(state, taken[position])}."))
     events: list[Event] = [{"type": "PositionPicked", "player": pid, "position": position}]
     positions = {**state["positions"], pid: position}
     if len(positions) == len(state["seats"]):
@@ -326,8 +312,8 @@ def _offer_sale(state: State, action: Action, actor: Viewer) -> list[Event]:
     if active not in (seller, buyer):
         # SE16 (house default): one side of a sale is the player whose turn it is
         raise RuleViolation("SE11", text(
-            f"Een verkoop gaat van of naar {_name(state, str(active))}, die aan de beurt is.",
-            f"A sale is from or to {_name(state, str(active))}, whose turn it is."))
+            f"Een verkoop gaat van of naar {player_name(state, str(active))}, die aan de beurt is.",
+            f"A sale is from or to {player_name(state, str(active))}, whose turn it is."))
     good = one_of(action, "good", GOODS)
     offer = {"id": f"s{state['offer_seq'] + 1}", "from": seller, "to": buyer, "good": good,
              "count": whole(action, "count", 1), "price": whole(action, "price", 0)}

@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from shipmate.rules import Event, State
-from shipmate.rules.table import Handlers, seat
+from shipmate.rules.table import Folds, created_state, seat, with_player
 
-Evolver = Callable[[State, Event], State]
-folds: Handlers[Evolver] = Handlers()
-
-
-def evolve(state: State, event: Event) -> State:
-    """Fold one event into a new state (an unknown event type leaves it as it was)."""
-    fold = folds.get(event["type"])
-    return fold(state, event) if fold else {**state}
-
-
-def _player(state: State, pid: str, **changes: Any) -> State:
-    players = state["players"]
-    return {**state, "players": {**players, pid: {**players[pid], **changes}}}
+folds = Folds()
+evolve = folds.evolve
 
 
 def _ducats(state: State, pid: str | None, delta: int) -> State:
     if pid is None:  # the bank (the treasurer) has no ledger
         return state
-    return _player(state, pid, ducats=state["players"][pid]["ducats"] + delta)
+    return with_player(state, pid, ducats=state["players"][pid]["ducats"] + delta)
 
 
 def _goods(state: State, pid: str, good: str, delta: int) -> State:
     goods = state["players"][pid]["goods"]
-    return _player(state, pid, goods={**goods, good: goods.get(good, 0) + delta})
+    return with_player(state, pid, goods={**goods, good: goods.get(good, 0) + delta})
 
 
 def _new_phase(state: State, number: int) -> State:
@@ -40,15 +26,11 @@ def _new_phase(state: State, number: int) -> State:
 
 @folds("GameCreated")
 def _created(state: State, event: Event) -> State:
-    return {
-        "game": event["game"], "code": event["code"], "version": 0,
-        "seed": event["seed"], "seed_hash": event["seed_hash"],
-        "counters": {"dice": 0, "draws": 0}, "options": event["options"],
-        "phase": "lobby", "seats": [], "players": {},
-        "round": 0, "step": 0, "finished": [], "turn_order": [],
-        "bids": {}, "revealed": None, "rolls": [], "pick_order": [], "positions": {},
-        "ports": {}, "offers": [], "offer_seq": 0,
-    }
+    return created_state(
+        event, round=0, step=0, finished=[], turn_order=[],
+        bids={}, revealed=None, rolls=[], pick_order=[], positions={},
+        ports={}, offers=[], offer_seq=0,
+    )
 
 
 @folds("PlayerJoined")
@@ -68,7 +50,7 @@ def _started(state: State, event: Event) -> State:
 def _sailors(state: State, event: Event) -> State:
     galleys = [{**g, "sailors": event["galleys"][str(g["number"])]}
                for g in state["players"][event["player"]]["galleys"]]
-    return _player(state, event["player"], home_sailors=event["home"], galleys=galleys)
+    return with_player(state, event["player"], home_sailors=event["home"], galleys=galleys)
 
 
 @folds("BidPlaced")
@@ -112,7 +94,7 @@ def _moved(state: State, event: Event) -> State:
     pid = event["player"]
     galleys = [{**g, "port": event["port"], "sea_area": event["sea_area"]}
                if g["number"] == event["galley"] else g for g in state["players"][pid]["galleys"]]
-    return _player(state, pid, galleys=galleys)
+    return with_player(state, pid, galleys=galleys)
 
 
 @folds("GoodsBought")

@@ -8,7 +8,7 @@ from importlib.resources import files
 from typing import Any
 
 from shipmate.rules import State
-from shipmate.rules.table import choice_rule, house_options, whole_rule
+from shipmate.rules.table import choice_rule, house_options, settings, whole_rule
 
 BASE: dict[str, Any] = json.loads(
     files("shipmate.games.serenissima").joinpath("ruleset.json").read_text("utf-8")
@@ -28,12 +28,6 @@ def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
         "foreign_paid_to": choice_rule("bank", "controller"),  # SE15
         "rounds": whole_rule(1, optional=True),  # SE19
     })
-
-
-def settings(state: State) -> dict[str, Any]:
-    """Return the house rules this game is played with."""
-    house: dict[str, Any] = state["options"]["house_rules"]
-    return house
 
 
 def ruleset(state: State) -> dict[str, Any]:

@@ -10,26 +10,28 @@ from shipmate.rules import (
     Event,
     Forbidden,
     InvalidAction,
-    LobbyConflict,
     RuleViolation,
     State,
     Viewer,
     text,
 )
 from shipmate.rules.table import (
+    Decides,
     Handlers,
     join_event,
     one_of,
+    player_name,
     require_host,
+    require_lobby,
     require_player,
-    unknown_action,
+    settings,
     whole,
 )
 
-from .ruleset import BASE, COLOURS, KINDS, settings
+from .ruleset import BASE, COLOURS, KINDS
 
-Decider = Callable[[State, Action, Viewer], list[Event]]
-decides: Handlers[Decider] = Handlers()
+decides = Decides()
+decide = decides.decide
 
 STAGE_NAMES = {
     "display": ("de kaarten van dit jaar liggen nog niet open", "this year's cards are not on display yet"),
@@ -44,20 +46,7 @@ STAGE_NAMES = {
 }
 
 
-def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
-    """Check `action` against the rules and return its events, or raise a ShipmateError."""
-    handler = decides.get(action.get("type"))
-    if handler is None:
-        raise unknown_action(action)
-    return handler(state, action, actor)
-
-
 # ---- where the game stands ------------------------------------------------------------------
-
-
-def _name(state: State, pid: str) -> str:
-    name: str = state["players"][pid]["name"]
-    return name
 
 
 def _stage(state: State, allowed: str, rule: str) -> None:
@@ -145,8 +134,7 @@ def _order(state: State, action: Action) -> list[str]:
 @decides("start")
 def _start(state: State, action: Action, actor: Viewer) -> list[Event]:
     require_host(actor, "start het spel", "starts the game")
-    if state["phase"] != "lobby":
-        raise LobbyConflict(text("Het spel is al begonnen.", "The game has already started."))
+    require_lobby(state)
     house = settings(state)
     seated = len(state["seats"])
     if seated < house["min_players"]:
@@ -204,8 +192,8 @@ def _name_bid(state: State, action: Action, actor: Viewer) -> list[Event]:
     pid = require_player(state, actor)
     turn = str(chooser(state))
     if pid != turn:
-        raise RuleViolation("VV3", text(f"{_name(state, turn)} noemt nu een bod, niet jij.",
-                                        f"{_name(state, turn)} names a bid now, not you."))
+        raise RuleViolation("VV3", text(f"{player_name(state, turn)} noemt nu een bod, niet jij.",
+                                        f"{player_name(state, turn)} names a bid now, not you."))
     cards = _card_ids(action, "cards")
     _on_display(state, cards, "cards")
     least = min(settings(state)["min_bid_cards"], len(state["display"]))
@@ -227,8 +215,8 @@ def _voter(state: State, actor: Viewer) -> str:
     pid = require_player(state, actor)
     voter = state["bid"]["voters"][0]
     if pid != voter:
-        raise RuleViolation("VV4", text(f"{_name(state, voter)} stemt nu, niet jij.",
-                                        f"{_name(state, voter)} votes now, not you."))
+        raise RuleViolation("VV4", text(f"{player_name(state, voter)} stemt nu, niet jij.",
+                                        f"{player_name(state, voter)} votes now, not you."))
     return pid
 
 
@@ -272,8 +260,8 @@ def _cut(state: State, action: Action, actor: Viewer) -> list[Event]:
     pid = require_player(state, actor)
     cutter = state["bid"]["cutter"]
     if pid != cutter:
-        raise RuleViolation("VV6", text(f"{_name(state, cutter)} verkleint nu het bod, niet jij.",
-                                        f"{_name(state, cutter)} cuts the bid now, not you."))
+        raise RuleViolation("VV6", text(f"{player_name(state, cutter)} verkleint nu het bod, niet jij.",
+                                        f"{player_name(state, cutter)} cuts the bid now, not you."))
     kind = one_of(action, "kind", BASE["cut_kinds"])
     cut = cuts.table[kind](state, action, pid)
     received = state["received"]
@@ -435,8 +423,8 @@ def _score(state: State, action: Action, actor: Viewer) -> list[Event]:
                    .get("fastest_fleet")), None)
     if fastest and holder is not None:
         raise RuleViolation("VV16", text(
-            f"Er is één snelste-vloot-fiche en {_name(state, holder)} heeft het al.",
-            f"There is one fastest-fleet token and {_name(state, holder)} already has it."))
+            f"Er is één snelste-vloot-fiche en {player_name(state, holder)} heeft het al.",
+            f"There is one fastest-fleet token and {player_name(state, holder)} already has it."))
     entry |= {"fastest_fleet": fastest, "lowest_ship_card": lowest}
     events: list[Event] = [{"type": "ScoreEntered", "player": pid, "entry": entry,
                             "reputation": reputation(entry)}]

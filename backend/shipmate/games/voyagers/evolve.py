@@ -2,42 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from shipmate.rules import Event, State
-from shipmate.rules.table import Handlers, seat
+from shipmate.rules.table import Folds, created_state, seat, with_player
 
-Evolver = Callable[[State, Event], State]
-folds: Handlers[Evolver] = Handlers()
-
-
-def evolve(state: State, event: Event) -> State:
-    """Fold one event into a new state (an unknown event type leaves it as it was)."""
-    fold = folds.get(event["type"])
-    return fold(state, event) if fold else {**state}
-
-
-def _player(state: State, pid: str, **changes: Any) -> State:
-    players = state["players"]
-    return {**state, "players": {**players, pid: {**players[pid], **changes}}}
+folds = Folds()
+evolve = folds.evolve
 
 
 def _without_cards(state: State, pid: str, cards: list[str]) -> State:
     gone = set(cards)
-    return _player(state, pid, hand=[c for c in state["players"][pid]["hand"] if c["id"] not in gone])
+    return with_player(state, pid, hand=[c for c in state["players"][pid]["hand"] if c["id"] not in gone])
 
 
 @folds("GameCreated")
 def _created(state: State, event: Event) -> State:
-    return {
-        "game": event["game"], "code": event["code"], "version": 0,
-        "seed": event["seed"], "seed_hash": event["seed_hash"],
-        "counters": {"dice": 0, "draws": 0}, "options": event["options"],
-        "phase": "lobby", "seats": [], "players": {},
-        "round": 0, "year": None, "stage": None, "turn_order": [],
-        "display": [], "doubloons": {}, "received": [], "bid": None, "ranking": None,
-    }
+    return created_state(
+        event, round=0, year=None, stage=None, turn_order=[],
+        display=[], doubloons={}, received=[], bid=None, ranking=None,
+    )
 
 
 @folds("PlayerJoined")
@@ -80,7 +62,7 @@ def _disagreed(state: State, event: Event) -> State:
 def _cut(state: State, event: Event) -> State:
     pid, card = event["player"], event["doubloon_on"]
     if card is not None:  # VV7: the doubloon leaves the cutter and rides on the card
-        state = _player(state, pid, gold=state["players"][pid]["gold"] - 1)
+        state = with_player(state, pid, gold=state["players"][pid]["gold"] - 1)
         state = {**state, "doubloons": {**state["doubloons"],
                                         card: [*state["doubloons"].get(card, []), pid]}}
     bid = {"bidder": pid, "cards": list(event["cards"]), "voters": list(event["voters"]),
@@ -94,7 +76,7 @@ def _received(state: State, event: Event) -> State:
     taken = {c["id"] for c in event["cards"]}
     player = state["players"][pid]
     # VV5 and VV7: the cards go into the hand, with every doubloon that lay on them
-    state = _player(state, pid, hand=[*player["hand"], *event["cards"]],
+    state = with_player(state, pid, hand=[*player["hand"], *event["cards"]],
                     gold=player["gold"] + event["doubloons"])
     return {**state, "display": [c for c in state["display"] if c["id"] not in taken],
             "doubloons": {c: d for c, d in state["doubloons"].items() if c not in taken},
@@ -129,7 +111,7 @@ def _round_began(state: State, event: Event) -> State:
 
 @folds("GoldSet")
 def _gold(state: State, event: Event) -> State:
-    return _player(state, event["player"], gold=event["gold"])
+    return with_player(state, event["player"], gold=event["gold"])
 
 
 @folds("PurchasesClosed")
@@ -139,7 +121,7 @@ def _purchases_closed(state: State, event: Event) -> State:
 
 @folds("ScoreEntered")
 def _scored(state: State, event: Event) -> State:
-    return _player(state, event["player"], score={**event["entry"], "reputation": event["reputation"]})
+    return with_player(state, event["player"], score={**event["entry"], "reputation": event["reputation"]})
 
 
 @folds("GameRanked")

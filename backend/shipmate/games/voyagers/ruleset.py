@@ -8,7 +8,7 @@ from importlib.resources import files
 from typing import Any
 
 from shipmate.rules import State
-from shipmate.rules.table import house_options, whole_rule
+from shipmate.rules.table import house_options, settings, whole_rule
 
 BASE: dict[str, Any] = json.loads(
     files("shipmate.games.voyagers").joinpath("ruleset.json").read_text("utf-8")
@@ -29,12 +29,6 @@ def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
     house["max_players"] = min(house["max_players"], len(COLOURS))
     house["min_players"] = min(house["min_players"], house["max_players"])
     return checked
-
-
-def settings(state: State) -> dict[str, Any]:
-    """Return the house rules this game is played with."""
-    house: dict[str, Any] = state["options"]["house_rules"]
-    return house
 
 
 def ruleset(state: State) -> dict[str, Any]:
