@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,9 +32,9 @@ class Game:
     http: requests.Session = field(default_factory=requests.Session)
 
     @classmethod
-    def create(cls, base: str, **options: Any) -> Game:
-        """Create a game with `options` (e.g. quests_per_level=1)."""
-        response = requests.post(f"{base}/api/games", json={"game": "quest1607", "options": options},
+    def create(cls, base: str, game: str = "quest1607", **options: Any) -> Game:
+        """Create a game of `game` with `options` (e.g. quests_per_level=1)."""
+        response = requests.post(f"{base}/api/games", json={"game": game, "options": options},
                                  timeout=TIMEOUT)
         assert response.status_code == 201, response.text
         body = response.json()
@@ -93,6 +95,26 @@ class Game:
         query = f"?token={token}" if token else ""
         return Socket(websocket.create_connection(f"{ws_base}/ws/games/{self.code}{query}",
                                                   timeout=TIMEOUT, **options))
+
+
+@contextmanager
+def unchanged(game: Game) -> Iterator[None]:
+    """Check that the game's version and every view stay exactly as they were."""
+    tokens = [None, game.host, *game.players.values()]
+    before = [game.state(token) for token in tokens]
+    yield
+    assert [game.state(token) for token in tokens] == before
+
+
+def refused(game: Game, pid: str, action: dict[str, Any], rule: str, language: str = "en") -> str:
+    """Post an action that a rule refuses; check the 422, its rule and that nothing changed."""
+    with unchanged(game):
+        response = game.act(game.players[pid], action, language=language)
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["error"] == "rule_violation" and body["rule"] == rule
+    message: str = body["message"]
+    return message
 
 
 class Socket:

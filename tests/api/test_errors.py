@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 import requests
 
 from shipmate.rules.table import NAME_MAX
-from tests.api.client import Game, bearer
+from tests.api.client import Game, bearer, unchanged
 
 
 def assert_error(response: requests.Response, status: int, code: str | None = None) -> dict[str, Any]:
@@ -27,15 +25,6 @@ def assert_error(response: requests.Response, status: int, code: str | None = No
 def post(url: str, body: Any, headers: dict[str, str] | None = None) -> requests.Response:
     """POST a JSON body."""
     return requests.post(url, json=body, headers=headers, timeout=10)
-
-
-@contextmanager
-def unchanged(game: Game) -> Iterator[None]:
-    """Check that the game's version and every view stay exactly as they were."""
-    tokens = [None, game.host, *game.players.values()]
-    before = [game.state(token) for token in tokens]
-    yield
-    assert [game.state(token) for token in tokens] == before
 
 
 @pytest.fixture

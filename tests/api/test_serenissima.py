@@ -4,34 +4,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 import requests
 
 from shipmate.web.schemas import GAMES
-from tests.api.client import TIMEOUT, Game, Socket, bearer
+from tests.api.client import TIMEOUT, Game, Socket, bearer, refused, unchanged
 
 POWERS = ["venice", "genoa", "spain", "turkey"]
 # p1 Venice, p2 Genoa, p3 Spain, p4 Turkey; amounts that appear nowhere else in a view or event
 BIDS = {"p1": 158, "p2": 437, "p3": 291, "p4": 73}
 
 
-def create(base: str, **options: Any) -> Game:
-    """Create a Serenissima game with `options`."""
-    response = requests.post(f"{base}/api/games", json={"game": "serenissima", "options": options},
-                             timeout=TIMEOUT)
-    assert response.status_code == 201, response.text
-    body = response.json()
-    return Game(base, body["code"], body["host_token"])
-
-
 @pytest.fixture
 def game(live_server: str) -> Game:
     """A started 4-player game: every power at the table, round 1, phase 1 (the bids)."""
-    game = create(live_server)
+    game = Game.create(live_server, "serenissima")
     for number, power in enumerate(POWERS, start=1):
         assert game.join(f"Doge {number}", power) == f"p{number}"
     game.ok(game.host, {"type": "start"})
@@ -59,26 +48,6 @@ def texts(game: Game, token: str | None) -> list[str]:
                            timeout=TIMEOUT)
     assert view.status_code == events.status_code == 200
     return [view.text, events.text]
-
-
-@contextmanager
-def unchanged(game: Game) -> Iterator[None]:
-    """Check that the version and every view stay exactly as they were."""
-    tokens = [None, game.host, *game.players.values()]
-    before = [game.state(token) for token in tokens]
-    yield
-    assert [game.state(token) for token in tokens] == before
-
-
-def refused(game: Game, pid: str, action: dict[str, Any], rule: str, language: str = "en") -> str:
-    """Post an action that a rule refuses; check the 422, its rule and that nothing changed."""
-    with unchanged(game):
-        response = game.act(game.players[pid], action, language=language)
-    assert response.status_code == 422, response.text
-    body = response.json()
-    assert body["error"] == "rule_violation" and body["rule"] == rule
-    message: str = body["message"]
-    return message
 
 
 def bid_all(game: Game) -> None:
@@ -257,7 +226,7 @@ def test_another_games_action_is_unknown_here(game: Game) -> None:
 
 
 def test_a_game_is_created_with_its_own_house_rules(live_server: str) -> None:
-    game = create(live_server, house_rules={"rounds": 2, "foreign_paid_to": "controller"})
+    game = Game.create(live_server, "serenissima", house_rules={"rounds": 2, "foreign_paid_to": "controller"})
     assert requests.get(f"{game.url}/ruleset", timeout=TIMEOUT).json()["house_rules"] == {
         "foreign_price": 200, "foreign_paid_to": "controller", "rounds": 2}
     for options, field in [({"quests_per_level": 2}, "quests_per_level"),

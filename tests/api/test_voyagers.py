@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -11,7 +9,7 @@ import requests
 
 import shipmate.games
 from shipmate.web.schemas import GAMES
-from tests.api.client import TIMEOUT, Game
+from tests.api.client import TIMEOUT, Game, refused, unchanged
 
 COLOURS = ["red", "blue", "green"]
 
@@ -19,35 +17,12 @@ COLOURS = ["red", "blue", "green"]
 @pytest.fixture
 def game(live_server: str) -> Game:
     """A started 3-player game (p1 red, p2 blue, p3 green; turn order p1, p2, p3), year 1486."""
-    response = requests.post(f"{live_server}/api/games", json={"game": "voyagers"}, timeout=TIMEOUT)
-    assert response.status_code == 201, response.text
-    body = response.json()
-    game = Game(live_server, body["code"], body["host_token"])
+    game = Game.create(live_server, "voyagers")
     for number, colour in enumerate(COLOURS, start=1):
         assert game.join(f"Captain {number}", colour) == f"p{number}"
     state = game.ok(game.host, {"type": "start"})["state"]
     assert (state["year"], state["stage"], state["turn_order"]) == (1486, "display", ["p1", "p2", "p3"])
     return game
-
-
-@contextmanager
-def unchanged(game: Game) -> Iterator[None]:
-    """Check that the version and every view stay exactly as they were."""
-    tokens = [None, game.host, *game.players.values()]
-    before = [game.state(token) for token in tokens]
-    yield
-    assert [game.state(token) for token in tokens] == before
-
-
-def refused(game: Game, pid: str, action: dict[str, Any], rule: str, language: str = "en") -> str:
-    """Post an action that a rule refuses; check the 422, its rule and that nothing changed."""
-    with unchanged(game):
-        response = game.act(game.players[pid], action, language=language)
-    assert response.status_code == 422, response.text
-    body = response.json()
-    assert body["error"] == "rule_violation" and body["rule"] == rule
-    message: str = body["message"]
-    return message
 
 
 def display(game: Game, *ids: str) -> dict[str, Any]:
