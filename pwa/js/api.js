@@ -1,5 +1,6 @@
 // HTTP access to the server and the tokens this device keeps (localStorage, one entry per game code).
 import { lang } from './i18n.js';
+import { newKey } from './logic/actions.js';
 
 const TOKENS_KEY = 'shipmate.games';
 
@@ -12,16 +13,11 @@ export class ApiError extends Error {
   }
 }
 
-function newKey() {
-  if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
-
-export async function request(method, path, { token, body, idempotent = false } = {}) {
+export async function request(method, path, { token, body, idempotencyKey } = {}) {
   const headers = { Accept: 'application/json', 'Accept-Language': lang() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (idempotent) headers['Idempotency-Key'] = newKey();
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   const response = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store',
   });
@@ -37,7 +33,8 @@ export const api = {
   state: (code, token) => request('GET', `/api/games/${encodeURIComponent(code)}`, { token }),
   ruleset: (code) => request('GET', `/api/games/${encodeURIComponent(code)}/ruleset`),
   events: (code, since, token) => request('GET', `/api/games/${encodeURIComponent(code)}/events?since=${since}`, { token }),
-  act: (code, token, action) => request('POST', `/api/games/${encodeURIComponent(code)}/actions`, { token, body: action, idempotent: true }),
+  /** Post an action; a retry of the same action passes the same `key`, so it is applied once. */
+  act: (code, token, action, key = newKey()) => request('POST', `/api/games/${encodeURIComponent(code)}/actions`, { token, body: action, idempotencyKey: key }),
 };
 
 export function qrUrl(code) { return `/api/games/${encodeURIComponent(code)}/qr.svg`; }

@@ -1,5 +1,7 @@
 // The live link to a game: a WebSocket that reconnects with backoff and resumes from the last
 // version it saw (on `online`, when the page becomes visible again, and when a ping shows a gap).
+// It also carries actions: `ask` sends an action frame and waits for its result frame.
+import { answers } from './logic/actions.js';
 
 const MIN_DELAY = 500;
 const MAX_DELAY = 15000;
@@ -21,6 +23,8 @@ export class LiveGame {
     this.timer = null;
     this.closed = false;
     this.status = 'connecting';
+    this.asked = 0;
+    this.waiting = new Map(); // action frame id → the function that takes its answer
     this.onOnline = () => this.wake();
     // Offline: the socket is as good as dead (a real network drops it silently), so let it go
     // now and show "Reconnecting…"; `online` then reconnects at once and resumes.
@@ -94,7 +98,44 @@ export class LiveGame {
     return false;
   }
 
+  /** A fresh id for an action frame. */
+  nextId() {
+    this.asked += 1;
+    return `a${this.asked}`;
+  }
+
+  /**
+   * Send an action frame (waiting for a socket that is still connecting) and resolve with its
+   * answer frame; resolve null, having given up on it, when there is no socket, when it closes
+   * first, or when no answer comes within `timeout` ms. Null means: go over HTTP instead.
+   */
+  ask(frame, timeout) {
+    const socket = this.socket;
+    if (this.closed || !socket || socket.readyState > WebSocket.OPEN) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const finish = (answer) => {
+        clearTimeout(timer);
+        this.waiting.delete(frame.id);
+        socket.removeEventListener('open', send);
+        socket.removeEventListener('close', giveUp);
+        resolve(answer);
+      };
+      const giveUp = () => finish(null);
+      const send = () => {
+        if (this.socket !== socket || !this.send(frame)) finish(null);
+      };
+      const timer = setTimeout(giveUp, timeout);
+      this.waiting.set(frame.id, finish);
+      socket.addEventListener('close', giveUp);
+      if (socket.readyState === WebSocket.OPEN) send();
+      else socket.addEventListener('open', send);
+    });
+  }
+
   receive(data) {
+    for (const [id, finish] of this.waiting) {
+      if (answers(data, id)) { finish(data); return; }
+    }
     if (data.type === 'snapshot') {
       this.apply(data.version, data.state, []);
     } else if (data.type === 'update') {
@@ -124,6 +165,7 @@ export class LiveGame {
     window.removeEventListener('online', this.onOnline);
     window.removeEventListener('offline', this.onOffline);
     document.removeEventListener('visibilitychange', this.onVisible);
+    for (const finish of [...this.waiting.values()]) finish(null);
     if (this.socket) { const s = this.socket; this.socket = null; s.close(); }
   }
 }

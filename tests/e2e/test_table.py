@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, WebSocketRoute, expect
 
 from .helpers import EVIL, INJECTED, PHONE, SHORT_EVIL, SHOTS, TV, Device, api, wait_for_version
 
@@ -445,6 +445,124 @@ def test_offline_banner_and_resume_after_the_network_returns(table: dict[str, An
     expect(page.locator("#offline")).to_be_hidden()
     expect(page.locator("#res-wood")).to_have_text(str(before + 1))
     expect(page.locator("#conn")).to_be_hidden()
+
+
+def _device_of(table: dict[str, Any], player_id: str) -> Device:
+    """The phone of the player with `player_id`."""
+    return next(table[name] for name in ("host", "bram", "cas")
+                if table["players"][name]["id"] == player_id)
+
+
+def _is_action_post(request: Request) -> bool:
+    return request.method == "POST" and request.url.endswith("/actions")
+
+
+def test_taps_go_over_the_socket_and_change_the_game_once_each(table: dict[str, Any]) -> None:
+    base, code = table["base"], table["code"]
+    devices = [table[name] for name in ("host", "bram", "cas")]
+    posts: list[str] = []
+
+    def count(request: Request) -> None:
+        if _is_action_post(request):
+            posts.append(request.url)
+
+    for device in devices:
+        device.context.on("request", count)
+    try:
+        start = api(base, "GET", f"/api/games/{code}")["version"]
+        taps = 0
+        for _ in range(2):  # two turns, each a roll and an end of turn, on the active phone
+            state = api(base, "GET", f"/api/games/{code}")
+            page = _device_of(table, state["turn"]["player"]).page
+            expect(page.locator(".turnbar.mine")).to_be_visible()
+            for button in ("#roll", "#end-turn"):
+                if button == "#roll" and state["turn"]["rolled"]:
+                    continue
+                page.locator(button).click()
+                taps += 1
+                state = wait_for_version(base, code, state["version"])
+                assert state["version"] == start + taps  # one change per tap, never two
+            expect(page.locator(".turnbar.mine")).to_have_count(0)
+        assert api(base, "GET", f"/api/games/{code}")["version"] == start + taps
+        assert posts == [], "an action went over HTTP while the socket was up"
+    finally:
+        for device in devices:
+            device.context.remove_listener("request", count)
+
+
+def test_without_a_result_on_the_socket_a_tap_goes_over_http_under_the_same_key(
+        table: dict[str, Any]) -> None:
+    """A lost result frame and a socket that is down: each tap still changes the game once."""
+    base, code = table["base"], table["code"]
+    state = api(base, "GET", f"/api/games/{code}")
+    if state["turn"]["rolled"]:  # start on a turn that still has its roll
+        token = next(p["token"] for p in table["players"].values() if p["id"] == state["turn"]["player"])
+        api(base, "POST", f"/api/games/{code}/actions", token, {"type": "end_turn"})
+        state = api(base, "GET", f"/api/games/{code}")
+    device = _device_of(table, state["turn"]["player"])
+    errors: list[str] = []
+    sent_keys: list[str] = []
+
+    def lose_results(ws: WebSocketRoute) -> None:
+        """Pass everything through but the result frames: the action is applied, its answer lost."""
+        server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "action":
+                sent_keys.append(frame["idempotency_key"])
+            server.send(message)
+
+        def down(message: str | bytes) -> None:
+            if json.loads(message).get("type") != "result":
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+    page = device.context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route_web_socket(re.compile(r"/ws/games/"), lose_results)
+    page.goto(f"/play/{code}")
+    expect(page.locator("#roll")).to_be_enabled()
+    with page.expect_request(_is_action_post, timeout=15_000) as posted:
+        page.locator("#roll").click()
+    assert posted.value.response() is not None
+    assert sent_keys == [posted.value.headers["idempotency-key"]]  # the retry kept the action's key
+    expect(page.locator(".allowance")).to_be_visible()
+    assert api(base, "GET", f"/api/games/{code}")["version"] == state["version"] + 1
+    page.close()
+
+    page = device.context.new_page()  # now the socket cannot connect at all
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route_web_socket(re.compile(r"/ws/games/"), lambda ws: ws.close())
+    page.goto(f"/play/{code}")
+    expect(page.locator("#conn")).to_be_visible()  # "Reconnecting…"
+    with page.expect_request(_is_action_post) as posted:
+        page.locator("#end-turn").click()
+    assert posted.value.response() is not None
+    expect(page.locator(".turnbar.mine")).to_have_count(0)
+    assert api(base, "GET", f"/api/games/{code}")["version"] == state["version"] + 2
+    page.close()
+    assert errors == []
+
+
+def test_the_socket_action_frames_are_pure_data(table: dict[str, Any]) -> None:
+    """logic/actions.js: the action frame, which frame answers it, and the HTTP answer it stands for."""
+    result = table["cas"].page.evaluate("""async () => {
+      const A = await import('/js/logic/actions.js');
+      const frame = A.actionFrame('a7', { type: 'roll' }, 'k-1', 'nl');
+      const refusal = { type: 'result', id: 'a7', status: 422, error: 'rule_violation', rule: 'T1',
+                        message: 'm' };
+      return { frame, mine: A.answers(refusal, 'a7'), other: A.answers(refusal, 'a8'),
+               update: A.answers({ type: 'update', id: 'a7' }, 'a7'), answer: A.answerOf(refusal),
+               fresh: A.newKey() !== A.newKey() };
+    }""")
+    assert result["frame"] == {"type": "action", "id": "a7", "action": {"type": "roll"},
+                               "idempotency_key": "k-1", "language": "nl"}
+    assert (result["mine"], result["other"], result["update"], result["fresh"]) == (True, False, False, True)
+    assert result["answer"] == {"status": 422,
+                                "body": {"error": "rule_violation", "rule": "T1", "message": "m"}}
 
 
 def test_the_service_worker_caches_the_app_shell(table: dict[str, Any]) -> None:
