@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,24 @@ class Device:
     def tokens(self, code: str) -> dict[str, Any]:
         stored = self.page.evaluate("JSON.parse(localStorage.getItem('shipmate.games') || '{}')")
         return dict(stored.get(code, {}))
+
+
+def seated(browser: Browser, base: str, phones: Mapping[str, str], screen: str,
+           no_markup: bool = False) -> Iterator[dict[str, Any]]:
+    """Yield a table of devices: `phones` (name → locale) and a shared screen in locale `screen`.
+
+    Afterwards check every device for dialogs and page errors (and, with `no_markup`, for injected
+    markup on its page), then close it.
+    """
+    devices = {name: Device(browser, base, name, locale) for name, locale in phones.items()}
+    devices["screen"] = Device(browser, base, "screen", screen, TV)
+    yield {"base": base, **devices}
+    for device in devices.values():
+        assert device.dialogs == [], f"{device.name}: a dialog fired: {device.dialogs}"
+        assert device.errors == [], f"{device.name}: page errors: {device.errors}"
+        if no_markup:
+            assert device.page.locator(INJECTED).count() == 0, f"{device.name}: markup got through"
+        device.context.close()
 
 
 def api(base: str, method: str, path: str, token: str | None = None,

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .helpers import INJECTED, SHORT_EVIL, TV, Device, api
+from .helpers import INJECTED, SHORT_EVIL, Device, api, seated
+from .layout import shot_of_the_end
 
 pytestmark = pytest.mark.e2e
 
@@ -27,19 +28,8 @@ PLAYERS = {  # device: (name, power as the lobby shows it in the phone's languag
 
 @pytest.fixture(scope="module")
 def table(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
-    devices = {
-        "anna": Device(browser, base_url, "anna", "en-GB"),
-        "bram": Device(browser, base_url, "bram", "nl-NL"),
-        "cas": Device(browser, base_url, "cas", "en-US"),
-        "dirk": Device(browser, base_url, "dirk", "nl-BE"),
-        "screen": Device(browser, base_url, "screen", "en-GB", TV),
-    }
-    data: dict[str, Any] = {"base": base_url, **devices}
-    yield data
-    for device in devices.values():
-        assert device.dialogs == [], f"{device.name}: a dialog fired: {device.dialogs}"
-        assert device.errors == [], f"{device.name}: page errors: {device.errors}"
-        device.context.close()
+    phones = {"anna": "en-GB", "bram": "nl-NL", "cas": "en-US", "dirk": "nl-BE"}
+    yield from seated(browser, base_url, phones, screen="en-GB")
 
 
 def test_create_serenissima_with_its_options_and_fill_the_lobby(table: dict[str, Any]) -> None:
@@ -164,6 +154,7 @@ def test_phase_two_buy_goods_and_finish(table: dict[str, Any]) -> None:
     expect(page.locator(".se-goods")).to_be_visible()
     device.shot(f"se-phone-{active}-bought")
     device.shot(f"se-phone-{active}-full", full_page=True)
+    shot_of_the_end(device, f"se-phone-{active}-end")
     others = [k for k in PLAYERS if k != active]
     expect(table[others[0]].page.locator("#finish-phase-why")).to_contain_text("SE11")
     page.locator("#finish-phase").click()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .helpers import INJECTED, SHORT_EVIL, TV, Device, api
+from .helpers import SHORT_EVIL, Device, api, seated
 
 pytestmark = pytest.mark.e2e
 
@@ -25,20 +25,8 @@ PLAYERS = {"anna": ("Anna", "Red"), "bram": ("Bram", "Blauw"), "cas": ("Cas", "G
 
 @pytest.fixture(scope="module")
 def table(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
-    devices = {
-        "host": Device(browser, base_url, "host", "en-GB"),
-        "anna": Device(browser, base_url, "anna", "en-GB"),
-        "bram": Device(browser, base_url, "bram", "nl-NL"),
-        "cas": Device(browser, base_url, "cas", "en-US"),
-        "screen": Device(browser, base_url, "screen", "nl-NL", TV),
-    }
-    data: dict[str, Any] = {"base": base_url, **devices}
-    yield data
-    for device in devices.values():
-        assert device.dialogs == [], f"{device.name}: a dialog fired: {device.dialogs}"
-        assert device.errors == [], f"{device.name}: page errors: {device.errors}"
-        assert device.page.locator(INJECTED).count() == 0, f"{device.name}: markup got through"
-        device.context.close()
+    phones = {"host": "en-GB", "anna": "en-GB", "bram": "nl-NL", "cas": "en-US"}
+    yield from seated(browser, base_url, phones, screen="nl-NL", no_markup=True)
 
 
 def test_create_voyagers_and_start_with_three_colours(table: dict[str, Any]) -> None:
