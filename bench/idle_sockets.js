@@ -18,6 +18,9 @@ const STEPS = stepArgs.map(Number);
 const SOCKETS_PER_GAME = Number(process.env.SOCKETS_PER_GAME || 50);
 const PROBE_ACTIONS = Number(process.env.PROBE_ACTIONS || 200);
 const OPEN_CONCURRENCY = Number(process.env.OPEN_CONCURRENCY || 50);
+// Seconds each step holds its sockets before the probe: past 25 s every socket has had its
+// keep-alive pings (protocol and application), so their cost is in the probe's latency.
+const HOLD_S = Number(process.env.HOLD_S || 2);
 const url = new URL(base);
 const agent = new http.Agent({ keepAlive: true });
 
@@ -141,7 +144,7 @@ async function main() {
       idle.push(...(await Promise.all(batch)));
     }
     const opened = (performance.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, HOLD_S * 1000));
     const rss = rssMb(workerPid);
     const latency = await probe();
     const alive = idle.filter((ws) => ws.readyState === WebSocket.OPEN).length;

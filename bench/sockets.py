@@ -1,7 +1,7 @@
 """Measure idle sockets on one Shipmate process: memory per socket and latency beside them.
 
-    .venv/bin/python bench/sockets.py                       # 0 500 1000 2000 4000 6000 8000
-    .venv/bin/python bench/sockets.py --steps 0 1000 2000
+    .venv/bin/python bench/sockets.py                      # 0 1000 2000 4000 8000 12000 16000
+    .venv/bin/python bench/sockets.py --steps 0 1000 2000 --hold 5
 
 One gunicorn worker (deploy/gunicorn.conf.py, WEB_CONCURRENCY=1) and a real Redis are started as
 in bench/compare.py. bench/idle_sockets.js opens public-view sockets that stay idle (they answer
@@ -29,7 +29,9 @@ def main() -> int:
     """Open idle sockets in steps and print what each step costs."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, nargs="+", default=[0, 500, 1000, 2000, 4000, 6000, 8000])
+    parser.add_argument("--steps", type=int, nargs="+", default=[0, 1000, 2000, 4000, 8000, 12000, 16000])
+    parser.add_argument("--hold", type=float, default=30.0,
+                        help="seconds each step holds its sockets before the probe (keep-alives included)")
     parser.add_argument("--peers-dir", type=Path, default=PEERS)
     args = parser.parse_args()
     node_path = peers_copy(args.peers_dir) / "shipmate" / "node_modules"
@@ -43,7 +45,8 @@ def main() -> int:
                                 check=True).stdout.split()[0]
         done = subprocess.run(
             ["node", str(ROOT / "bench" / "idle_sockets.js"), url, worker, *map(str, args.steps)],
-            env={**os.environ, "NODE_PATH": str(node_path)}, capture_output=True, text=True, check=False)
+            env={**os.environ, "NODE_PATH": str(node_path), "HOLD_S": str(args.hold)},
+            capture_output=True, text=True, check=False)
         rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
         if done.returncode != 0:
             print(done.stderr[-2000:], file=sys.stderr)

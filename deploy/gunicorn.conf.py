@@ -18,9 +18,9 @@ bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
 # these are three OS threads per socket; 250 sockets meant ~750 threads in one process fighting
 # for the GIL, and the table-sync workload spent more CPU switching threads than on the game
 # (3.3 ms of server CPU per action). gevent makes them greenlets on one OS thread: a switch is a
-# cheap user-space jump, an idle socket costs a few kB, and the same code runs unchanged (the
-# worker monkey-patches sockets, locks and threads before the app is imported, redis-py's blocking
-# pub/sub reader included). Server CPU per action fell to ~1.4 ms with this change plus the others.
+# cheap user-space jump, and the same code runs unchanged (the worker monkey-patches sockets, locks
+# and threads before the app is imported, redis-py's blocking pub/sub reader included). Server CPU
+# per action fell by about half with this change alone.
 # The sync worker would serve one phone per process; gthread remains usable (`-k gthread
 # --threads N`) for a host without gevent, with the thread limits described above.
 worker_class = "gevent"
@@ -31,13 +31,16 @@ worker_class = "gevent"
 # and the latency budget of one core, not a thread pool.
 worker_connections = int(os.environ.get("SHIPMATE_CONNECTIONS", "2000"))
 
-# Workers: one process runs one core (the GIL; gevent is one OS thread), so a worker per core lets
-# the host use its cores for JSON encoding and the rules; each worker holds one Redis subscriber
-# for its sockets. On a host that also runs Redis and nginx, cores minus one is enough (Redis
-# itself uses little: ~0.1 ms of CPU per action). No sticky sessions are needed: any worker on
-# any host serves any table, because every change goes through Redis and is published to every
-# subscriber.
-workers = int(os.environ.get("WEB_CONCURRENCY", str(min(os.cpu_count() or 1, 4))))
+# Workers, by measurement (docs/PERFORMANCE.md): one process runs one core at most (the GIL;
+# gevent is one OS thread), but every worker that holds a socket of a table parses and renders
+# each change of that table again, and with no sticky sessions a table's sockets spread over the
+# workers. On the 2-core bench host, 1 worker spent ~1.0 ms of CPU per action and 2 workers ~1.5,
+# and 1 worker carried about twice the actions per second at 50 tables (the load generator, Redis
+# and the host's other work need the second core). So: one core is left to Redis, nginx and the
+# system, and the rest get a worker each, up to 4; WEB_CONCURRENCY overrides. No sticky sessions
+# are needed: any worker on any host serves any table, because every change goes through Redis and
+# is published to every subscriber.
+workers = int(os.environ.get("WEB_CONCURRENCY", str(max(1, min((os.cpu_count() or 1) - 1, 4)))))
 
 # Once a worker has loaded the app, freeze what is loaded out of garbage collection and collect
 # less often (shipmate.serve.settle_worker says why).
