@@ -1,6 +1,6 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v8';
+const VERSION = 'shipmate-v9';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',

@@ -16,6 +16,7 @@ import requests
 from playwright.sync_api import Browser, Page, Request, WebSocketRoute, expect
 
 from .helpers import EVIL, INJECTED, PHONE, SHORT_EVIL, SHOTS, TV, Device, api, wait_for_version
+from .layout import shot_of_the_end
 
 pytestmark = pytest.mark.e2e
 
@@ -418,6 +419,7 @@ def test_a_reload_rejoins_without_asking(table: dict[str, Any]) -> None:
     table["cas"].goto(f"/play/{code}")
     table["cas"].shot("player-cas")
     table["cas"].shot("player-cas-full", full_page=True)
+    shot_of_the_end(table["cas"], "player-cas-end")
     table["screen"].shot("screen-end")
     assert table["screen"].page.locator(INJECTED).count() == 0
 

@@ -11,6 +11,8 @@ import { openGame } from '../session.js';
 import { dieSvg, listen, paintSwatches, swatch } from '../ui.js';
 import { animateDice, broughtBy } from './dice.js';
 
+const SHOTS_SHOWN = 4;
+
 export async function mount(root, { code }) {
   let state = null;
   let session;
@@ -53,19 +55,21 @@ export async function mount(root, { code }) {
     </article>`;
   }
 
+  /** The fight: the newest shot first and biggest, then a few before it (the TV shows no scrollbar). */
   function combatPanel() {
     const c = state.combat;
     if (!c) return '';
     const a = playerById(state, c.attacker.player);
     const d = playerById(state, c.defender.player);
+    const shown = c.shots.slice(-SHOTS_SHOWN).reverse();
     return html`<section class="screen-combat" aria-live="polite"><h2>${t('combat')}: ${a.name} ${t('vs')} ${d.name}</h2>
       ${c.stage === 'firing' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
       ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
-      ${c.shots.length > 6 ? html`<p class="muted">… ${t('earlier_shots', { n: c.shots.length - 6 })}</p>` : ''}
-      <ol class="shots" start="${Math.max(1, c.shots.length - 5)}">${c.shots.slice(-6).map((s) => {
+      ${c.shots.length > SHOTS_SHOWN ? html`<p class="muted earlier">… ${t('earlier_shots', { n: c.shots.length - SHOTS_SHOWN })}</p>` : ''}
+      <ol class="shots" reversed start="${c.shots.length}">${shown.map((s, i) => {
         const shooter = playerById(state, s.shooter && s.shooter.player ? s.shooter.player : s.shooter);
         const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
-        return html`<li>${dieSvg(roll, 'white', '')} ${shotText(s, shooter ? shooter.name : '?', session.ruleset)}</li>`;
+        return html`<li class="${i === 0 ? 'latest' : ''}">${dieSvg(roll, 'white', '')} ${shotText(s, shooter ? shooter.name : '?', session.ruleset)}</li>`;
       })}</ol></section>`;
   }
 

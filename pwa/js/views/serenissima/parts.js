@@ -49,7 +49,7 @@ export function positionsPanel(state, ruleset) {
       const p = f.holder && S.playerById(state, f.holder);
       const active = p && state.active === p.id;
       return html`<li class="${active ? 'active' : ''}"><span class="pos-label">${f.label}</span>
-        ${p ? html`${swatch(ruleset, p.character, false)}<strong>${p.name}</strong>${active ? html` <span class="tag now">▶ ${t('se_now')}</span>` : ''}${p.finished_phase ? html` <span class="tag">✓ ${t('se_finished')}</span>` : ''}` : html`<span class="muted">—</span>`}</li>`;
+        ${p ? html`${swatch(ruleset, p.character, false)}<strong>${p.name}</strong>${active || p.finished_phase ? html`<span class="pos-tags">${active ? html`<span class="tag now">▶ ${t('se_now')}</span>` : ''}${p.finished_phase ? html`<span class="tag">✓ ${t('se_finished')}</span>` : ''}</span>` : ''}` : html`<span class="muted">—</span>`}</li>`;
     })}</ol></section>`;
 }
 

@@ -148,8 +148,8 @@ export async function mount(root, { code, navigate }) {
       ${buyCard()}
       ${salesCard(player)}
       ${S.step(state) > 1 ? positionsPanel(state, rs()) : ''}
-      ${playing && S.step(state) > 1 ? html`<section class="actionbar">${checkedButton(S.finishCheck(state, me), 'finish-phase', t('se_finish'), { cls: 'primary wide' })}</section>` : ''}
       ${tracker(state, rs())}
+      ${playing && S.step(state) > 1 ? html`<section class="actionbar">${checkedButton(S.finishCheck(state, me), 'finish-phase', t('se_finish'), { cls: 'primary wide' })}</section>` : ''}
     `);
     paintSwatches(root);
   }
