@@ -21,6 +21,15 @@ GUNICORN = Path(sys.executable).with_name("gunicorn")
 StartServer = Callable[..., str]
 
 
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Poll `condition` until it holds; fail the test after a generous `timeout`."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
 class ServerProcess:
     """One gunicorn process serving `shipmate.web:create_app()` on 127.0.0.1."""
 

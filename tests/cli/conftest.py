@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,18 +14,10 @@ import pytest
 import requests
 
 from shipmate.embedded import alive, free_port
+from tests.fixtures_server import wait_for
 
 SHIPMATE = [sys.executable, "-m", "shipmate.cli"]
 TIMEOUT = 60.0
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-    """Poll `condition` until it holds; fail the test after a generous `timeout`."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def valkey_pid(data_dir: Path) -> int:

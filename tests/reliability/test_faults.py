@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +24,14 @@ import websocket
 
 from shipmate.embedded import EmbeddedRedis
 from shipmate.store import GameStore
+from tests import fixtures_server
 from tests.api.client import Game, Socket
 from tests.fixtures_server import TEST_LIMITS, ServerProcess, StartServer
 from tests.ledger import audit
 from tests.reliability.proxy import Proxy
 
-DEADLINE = 90.0
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = DEADLINE) -> None:
-    """Poll `condition` until it holds; fail after a generous `timeout`."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
+wait_for = partial(fixtures_server.wait_for, timeout=90.0)
+"""Wait as the other tests do, with more time: a Redis or a server comes back from a fault."""
 
 
 @dataclasses.dataclass
