@@ -23,6 +23,7 @@ from shipmate.embedded import free_port
 from shipmate.rules import HOST, PUBLIC, Viewer, create
 from shipmate.store import GameStore, keys
 from shipmate.store.games import CLUSTER_SCHEME, client_for, loads, node_url
+from tests.fixtures_server import wait_for
 
 REDIS_SERVER = shutil.which("redis-server") or shutil.which("valkey-server")
 REDIS_CLI = shutil.which("redis-cli") or shutil.which("valkey-cli")
@@ -30,15 +31,6 @@ GAMES = 30
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ234"
 
 pytestmark = pytest.mark.skipif(not (REDIS_SERVER and REDIS_CLI), reason="needs redis-server and redis-cli")
-
-
-def wait_for(check: object, what: str, timeout: float = 30.0) -> None:
-    """Poll `check()` until it is true; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not check():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ import requests
 import websocket
 
 from shipmate.embedded import free_port
+from tests.fixtures_server import wait_for
 
 TIMEOUT = 30.0
 BENCH_LIMITS = {"RATE_LIMIT_GAMES": "1000", "RATE_LIMIT_JOINS": "1000", "RATE_LIMIT_LOOKUPS": "1000"}
@@ -39,15 +39,15 @@ def serve(redis_url: str, data_dir: Path, log: Path) -> Iterator[str]:
         process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
+
+    def healthy() -> bool:
+        assert process.poll() is None, log.read_text()[-3000:]
+        with contextlib.suppress(requests.RequestException):
+            return requests.get(f"{url}/healthz", timeout=1).status_code == 200
+        return False
+
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            assert process.poll() is None, log.read_text()[-3000:]
-            with contextlib.suppress(requests.RequestException):
-                if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.05)
+        wait_for(healthy, f"shipmate serve on port {port}", TIMEOUT)
         yield url
     finally:
         process.send_signal(signal.SIGTERM)
