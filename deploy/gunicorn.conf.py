@@ -32,15 +32,15 @@ worker_class = "gevent"
 worker_connections = int(os.environ.get("SHIPMATE_CONNECTIONS", "2000"))
 
 # Workers, by measurement (docs/PERFORMANCE.md): one process runs one core at most (the GIL;
-# gevent is one OS thread), but every worker that holds a socket of a table parses and renders
-# each change of that table again, and with no sticky sessions a table's sockets spread over the
-# workers. On the 2-core bench host, 1 worker spent ~1.0 ms of CPU per action and 2 workers ~1.5,
-# and 1 worker carried about twice the actions per second at 50 tables (the load generator, Redis
-# and the host's other work need the second core). So: one core is left to Redis, nginx and the
-# system, and the rest get a worker each, up to 4; WEB_CONCURRENCY overrides. No sticky sessions
-# are needed: any worker on any host serves any table, because every change goes through Redis and
-# is published to every subscriber.
-workers = int(os.environ.get("WEB_CONCURRENCY", str(max(1, min((os.cpu_count() or 1) - 1, 4)))))
+# gevent is one OS thread), so a worker per core lets the host use its cores. Each worker that
+# holds a socket of a table parses and renders each change of that table again (no sticky
+# sessions: a table's sockets spread over the workers), which costs some CPU per action: on the
+# 2-core bench host, 2 workers used ~1.4 ms per action against ~1.3 ms for 1 worker, yet carried
+# 1,065-1,086 actions/s against 754-757 with p99 no worse, on a quiet machine. (With the cores
+# taken by other work, 1 worker did better: only the cheaper CPU per action counted there.) So a
+# worker per core, up to 4; WEB_CONCURRENCY overrides. Any worker on any host serves any table,
+# because every change goes through Redis and is published to every subscriber.
+workers = int(os.environ.get("WEB_CONCURRENCY", str(min(os.cpu_count() or 1, 4))))
 
 # Once a worker has loaded the app, freeze what is loaded out of garbage collection and collect
 # less often (shipmate.serve.settle_worker says why).
