@@ -269,6 +269,12 @@ class GameStore:
         self.saw(code, state)
         return state
 
+    def version(self, code: str) -> int | None:
+        """Return the game's current version, or None for an unknown game."""
+        with _redis_errors():
+            raw = self.client.get(keys.version(code))
+        return None if raw is None else int(raw)
+
     def role(self, code: str, token_hash: str) -> dict[str, Any] | None:
         """Return what a token may do in a game (``{"player": id}`` or ``{"host": True}``)."""
         known = self._roles.get((code, token_hash))
@@ -322,9 +328,11 @@ class GameStore:
             try:
                 new_state, events = apply(state, action, actor)
             except ShipmateError:
-                if fresh:
+                # A remembered state may lag behind: refuse only when it is still the current one
+                # (a refusal depends on the state alone, so its version is enough to tell).
+                if fresh or self.version(code) == state["version"]:
                     raise
-                state = None  # a remembered state may lag behind: refuse only on the current one
+                state = None
                 continue
             token = new_token(events) if new_token else None
             change = Change(new_state, events)

@@ -39,7 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
-    hub = Hub(app.config["REDIS_URL"], store, service.update_body)
+    hub = Hub(app.config["REDIS_URL"], store, service.update_body, float(app.config["WS_PING_INTERVAL"]))
     store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
     app.extensions["shipmate.hub"] = hub
 

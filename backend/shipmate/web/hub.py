@@ -5,7 +5,8 @@ as one shared `Update`, to each socket's `Outbox`. A socket's own writer thread 
 into JSON for its viewer — computed once per viewer kind and change, not once per socket — and
 sends it. A socket that does not read fills only its own outbox and is closed with 1008 when the
 outbox overflows; it resumes later. When Redis comes back after a restart the hub subscribes again
-and catches up on what it missed.
+and catches up on what it missed. One timer thread per process queues every socket's keep-alive
+ping, so a writer only ever waits for work, never on a timer of its own.
 """
 
 from __future__ import annotations
@@ -76,49 +77,60 @@ class Close:
     reason: str
 
 
-Item = Update | Resume | str
+class Ping:
+    """The hub's tick: time for a socket to send `{"type": "ping", "version"}`."""
+
+
+PING = Ping()
+
+Item = Update | Resume | Ping | str
 
 
 class Outbox:
-    """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`."""
+    """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`.
+
+    It is a deque and an event, with no lock or timer of its own: `put` and `get` are the cheapest
+    way for one producer thread to wake one writer thread, under gevent as under real threads.
+    The event is cleared before the deque is looked at, so a wake-up is never lost.
+    """
 
     def __init__(self, size: int) -> None:
         self._items: deque[Item] = deque()
         self._size = size
         self._final: Close | None = None
-        self._ready = threading.Condition()
+        self._wake = threading.Event()
 
     def put(self, item: Item) -> bool:
         """Queue an item; False when the outbox is full (the socket is too slow)."""
-        with self._ready:
-            if self._final is not None:
-                return True
+        if self._final is None:
             if len(self._items) >= self._size:
                 return False
             self._items.append(item)
-            self._ready.notify()
-            return True
+            self._wake.set()
+        return True
 
     def finish(self, final: Close) -> None:
         """Drop whatever waits and make `final` the next and last item (the first finish wins)."""
-        with self._ready:
-            if self._final is None:
-                self._final = final
-                self._items.clear()
-                self._ready.notify()
+        if self._final is None:
+            self._final = final
+            self._items.clear()
+            self._wake.set()
 
     @property
     def finished(self) -> bool:
         """True once the socket is being closed."""
         return self._final is not None
 
-    def get(self, timeout: float) -> Item | Close | None:
+    def get(self, timeout: float | None = None) -> Item | Close | None:
         """Return the next item, the final Close, or None when `timeout` passes first."""
-        with self._ready:
-            self._ready.wait_for(lambda: self._items or self._final is not None, timeout)
+        while True:
             if self._final is not None:
                 return self._final
-            return self._items.popleft() if self._items else None
+            if self._items:
+                return self._items.popleft()
+            if not self._wake.wait(timeout):
+                return None
+            self._wake.clear()
 
 
 class Socket(Protocol):
@@ -129,17 +141,21 @@ class Socket(Protocol):
     def deliver(self, update: Update) -> None:
         """Queue a change for the socket without ever blocking."""
 
+    def tick(self) -> None:
+        """Queue a keep-alive ping for the socket without ever blocking."""
+
 
 class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
-    def __init__(self, redis_url: str, store: GameStore, render: Render) -> None:
+    def __init__(self, redis_url: str, store: GameStore, render: Render, ping_interval: float) -> None:
         # Errors surface at once (no silent reconnects), so every reconnect is followed by a catch-up.
         # One subscriber connection; for a cluster, its seed node hears every PUBLISH.
         self._client = redis.Redis.from_url(node_url(redis_url), retry=Retry(NoBackoff(), 0),
                                             socket_connect_timeout=2)
         self._store = store
         self._render = render
+        self._ping_interval = ping_interval
         self._lock = threading.Lock()
         self._sockets: dict[str, set[Socket]] = {}
         self._subscribed: dict[str, threading.Event] = {}
@@ -155,6 +171,7 @@ class Hub:
                 self._pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
                 self._thread = threading.Thread(target=self._run, name="shipmate-hub", daemon=True)
                 self._thread.start()
+                threading.Thread(target=self._tick, name="shipmate-pings", daemon=True).start()
             sockets = self._sockets.setdefault(sock.code, set())
             if not sockets:
                 self._store.follow(sock.code)
@@ -190,6 +207,16 @@ class Hub:
         """Return the newest version of a game this process knows of (-1 when none)."""
         with self._lock:
             return self._latest.get(code, -1)
+
+    def _tick(self) -> None:
+        """Every ping interval, have every socket here send its keep-alive (one timer, not one each)."""
+        thread = self._thread
+        while thread is self._thread:  # a forked child starts its own hub and ticker
+            time.sleep(self._ping_interval)
+            with self._lock:
+                sockets = [sock for group in self._sockets.values() for sock in group]
+            for sock in sockets:
+                sock.tick()
 
     def _run(self) -> None:
         while True:

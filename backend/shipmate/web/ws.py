@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -26,7 +25,7 @@ from ..store.games import dumps
 from . import service
 from .api import parse_json
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
-from .hub import Close, Hub, Outbox, Resume, Update
+from .hub import PING, Close, Hub, Outbox, Ping, Resume, Update
 from .service import Caller
 
 bp = Blueprint("ws", __name__)
@@ -144,7 +143,6 @@ class Connection:
         self.language = language
         self.version = -1
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
-        self.ping_interval = float(config["WS_PING_INTERVAL"])
         self.close_grace = float(config["WS_CLOSE_GRACE"])
         self._write_lock = threading.Lock()
 
@@ -171,6 +169,10 @@ class Connection:
         """Queue a change (the hub's thread); a full outbox closes the socket with 1008."""
         if not self.outbox.put(update):
             self._overflow()
+
+    def tick(self) -> None:
+        """Queue a keep-alive ping (the hub's timer); a full outbox is closing the socket anyway."""
+        self.outbox.put(PING)
 
     def _queue(self, item: Update | Resume | str) -> None:
         if not self.outbox.put(item):
@@ -234,19 +236,17 @@ class Connection:
     # ---- the writer thread ----------------------------------------------------------------------
 
     def _write(self) -> None:
-        next_ping = time.monotonic() + self.ping_interval
         try:
             while True:
-                item = self.outbox.get(timeout=max(0.0, next_ping - time.monotonic()))
+                item = self.outbox.get()
                 if isinstance(item, Close):
                     with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
                         self.ws.close(reason=item.code, message=item.reason)
                     return
-                if item is None or time.monotonic() >= next_ping:
-                    self._send(dumps({"type": "ping", "version": self._latest()}))
-                    next_ping = time.monotonic() + self.ping_interval
                 if isinstance(item, Update):
                     self._send_update(item)
+                elif isinstance(item, Ping):
+                    self._send(dumps({"type": "ping", "version": self._latest()}))
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 elif isinstance(item, str):

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ...rules.table import NAME_MAX
+from ...store.games import dumps, loads
 from ..errors import BadRequest
 
 ID = validate.Length(min=1, max=32)
@@ -103,6 +105,7 @@ class GameSchemas:
             name=f"Create{self.title}GameSchema",
         )
         self._loaders = {kind: schema() for kind, schema in self.actions.items()}
+        self._valid: dict[bytes, tuple[str, int | None]] = {}
 
     def load_creation(self, body: Any) -> dict[str, Any]:
         """Validate POST /api/games for this game: return its options."""
@@ -110,16 +113,45 @@ class GameSchemas:
         return options
 
     def load_action(self, body: Any) -> tuple[dict[str, Any], int | None]:
-        """Validate an action body: return the action for the rules and its `expected_version`."""
+        """Validate an action body: return the action for the rules and its `expected_version`.
+
+        Validation is a pure function of the body, and a table sends the same few bodies again and
+        again (`{"type": "roll"}`), so the result of each small valid body is remembered as JSON
+        and handed out as a fresh copy: the same answer without running marshmallow again.
+        """
         if not isinstance(body, dict):
             raise BadRequest({"_body": ["The body must be a JSON object."]})
+        key = _memo_key(body)
+        known = self._valid.get(key) if key is not None else None
+        if known is not None:
+            return loads(known[0]), known[1]
         kind = body.get("type")
         loader = self._loaders.get(kind) if isinstance(kind, str) else None
         if loader is None:
             raise BadRequest({"type": [f"Unknown action {kind!r}. Known: {', '.join(self.actions)}."]})
         action = load(loader, body)
         expected = action.pop("expected_version", None)
+        if key is not None:
+            if len(self._valid) >= MEMO_SIZE:
+                self._valid.clear()
+            self._valid[key] = (dumps(action), expected)
         return action, expected
+
+
+MEMO_SIZE = 4096
+"""Valid action bodies each game's schemas remember before starting afresh."""
+
+MEMO_BODY = 256
+"""The largest body (bytes of JSON) whose validation is remembered."""
+
+
+def _memo_key(body: dict[str, Any]) -> bytes | None:
+    """Return the body as JSON when it is small enough to remember, else None."""
+    try:
+        key = orjson.dumps(body)
+    except (orjson.JSONEncodeError, TypeError):
+        return None
+    return key if len(key) <= MEMO_BODY else None
 
 
 # ---- responses (documentation; the state view is the game's) -----------------------------------
