@@ -31,5 +31,5 @@ def test_a_resent_commit_is_applied_once(redis_url: str) -> None:
         assert [e["version"] for e in events] == [0, 1, 2]
         assert replay(events) == stored
     finally:
-        store.client.close()
+        store.close()
         proxy.close()

@@ -127,7 +127,7 @@ def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
         except BaseException as exc:  # collected and re-raised in the main thread
             errors.append(exc)
         finally:
-            own.client.close()
+            own.close()
 
     workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
     for w in workers:

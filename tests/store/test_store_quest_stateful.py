@@ -183,7 +183,7 @@ class QuestStoreMachine(RuleBasedStateMachine):
         audit(self.store.events_since(self.code, -1), state)
 
     def teardown(self) -> None:
-        self.store.client.close()
+        self.store.close()
 
 
 def _answer(change: Change, viewer: Viewer) -> dict[str, Any]:

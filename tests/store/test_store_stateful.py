@@ -92,7 +92,7 @@ class StoreMachine(RuleBasedStateMachine):
         assert replay(events) == state
 
     def teardown(self) -> None:
-        self.store.client.close()
+        self.store.close()
 
 
 @pytest.mark.slow

@@ -148,6 +148,58 @@ def connect(url: str) -> redis.Redis:
     )
 
 
+class Commands:
+    """The store's hot commands on one plain Redis, without redis-py's per-command machinery.
+
+    redis-py's client checks out a pooled connection per command and, to catch a reply that an
+    interrupted caller left unread, first polls the socket for readability; under load that poll
+    and the wrappers around each command cost more than the command. Here a connection that saw any
+    exception other than a Redis error reply is closed, never reused, so an idle connection cannot
+    hold a stale reply and needs no poll. Connection errors are retried like `connect`'s client
+    retries them (a commit carries its id, so a retried commit whose first reply was lost counts
+    once). The connections are made with the client's own settings (timeouts, health checks).
+    """
+
+    def __init__(self, client: redis.Redis, retries: int = 2) -> None:
+        pool = client.connection_pool
+        self._make: Callable[[], Any] = lambda: pool.connection_class(**pool.connection_kwargs)
+        self._idle: list[Any] = []  # redis.Connection, whose methods are untyped
+        self._backoff = ExponentialBackoff(cap=0.2, base=0.02)
+        self._retries = retries
+
+    def __call__(self, *args: Any) -> Any:
+        """Send one command and return its raw reply; redis-py's exceptions as its client raises them."""
+        failures = 0
+        while True:
+            try:
+                connection = self._idle.pop()
+            except IndexError:
+                connection = self._make()
+            try:
+                connection.send_command(*args)
+                reply = connection.read_response()
+            except redis.ResponseError:
+                self._idle.append(connection)  # an error reply was read whole: the connection is clean
+                raise
+            except (redis.ConnectionError, redis.TimeoutError):
+                connection.disconnect()
+                failures += 1
+                if failures > self._retries:
+                    raise
+                time.sleep(self._backoff.compute(failures))
+                continue
+            except BaseException:
+                connection.disconnect()  # interrupted mid-command: its reply may still be on the wire
+                raise
+            self._idle.append(connection)
+            return reply
+
+    def close(self) -> None:
+        """Close the idle connections."""
+        while self._idle:
+            self._idle.pop().disconnect()
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One applied change: the state after it, the events it produced, and its remembered answer."""
@@ -198,6 +250,8 @@ class GameStore:
         self.idle_ttl = idle_ttl
         self._commit = client.register_script(_COMMIT)
         self._forget = client.register_script(_FORGET)
+        # A cluster client routes each command to its shard itself; a plain Redis takes the lean path.
+        self._commands = None if isinstance(client, redis.RedisCluster) else Commands(client)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
         self._followed: dict[str, State | None] = {}
         self._followed_lock = threading.Lock()
@@ -251,9 +305,29 @@ class GameStore:
             names.append(answer[0])
             args += [dumps(answer[1]), IDEMPOTENCY_TTL]
         with _redis_errors():
-            ok, current = self._commit(keys=names, args=args)
+            ok, current = self._run_commit(names, args)
         if not ok:
             raise Conflict(int(current))
+
+    def _run_commit(self, names: list[str], args: list[Any]) -> Any:
+        if self._commands is None:
+            return self._commit(keys=names, args=args)
+        try:
+            return self._commands("EVALSHA", self._commit.sha, len(names), *names, *args)
+        except redis.exceptions.NoScriptError:  # a restarted Redis without its scripts: load it again
+            self._commit.sha = self.client.script_load(_COMMIT)
+            return self._commands("EVALSHA", self._commit.sha, len(names), *names, *args)
+
+    def _get(self, name: str) -> bytes | None:
+        if self._commands is None:
+            return cast(bytes | None, self.client.get(name))
+        return cast(bytes | None, self._commands("GET", name))
+
+    def close(self) -> None:
+        """Close the store's connections."""
+        if self._commands is not None:
+            self._commands.close()
+        self.client.close()
 
     def create(self, code: str, state: State, event: Event, host_token_hash: str) -> None:
         """Store a new game at version 0 with its host token; Conflict when the code is taken."""
@@ -262,7 +336,7 @@ class GameStore:
     def load(self, code: str) -> State | None:
         """Return the game's current internal state, or None for an unknown game."""
         with _redis_errors():
-            raw = self.client.get(keys.state(code))
+            raw = self._get(keys.state(code))
         if raw is None:
             return None
         state: State = loads(raw)
@@ -272,7 +346,7 @@ class GameStore:
     def version(self, code: str) -> int | None:
         """Return the game's current version, or None for an unknown game."""
         with _redis_errors():
-            raw = self.client.get(keys.version(code))
+            raw = self._get(keys.version(code))
         return None if raw is None else int(raw)
 
     def role(self, code: str, token_hash: str) -> dict[str, Any] | None:

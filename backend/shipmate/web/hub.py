@@ -221,7 +221,7 @@ class Hub:
     def _run(self) -> None:
         while True:
             try:
-                message = self._pubsub.get_message(timeout=1.0)
+                message = self._next_message()
             except (redis.RedisError, OSError):
                 log.warning("lost the Redis subscription; reconnecting")
                 self._reconnect()
@@ -236,6 +236,19 @@ class Hub:
                     subscribed.set()
             elif message["type"] == "message" and not self._fanned_already(code, message["data"]):
                 self._fan_out(code, Update(loads(message["data"]), self._render))
+
+    def _next_message(self) -> dict[str, Any] | None:
+        """Read the next message; None while nothing is subscribed.
+
+        A blocking read, not redis-py's `get_message(timeout)`, which polls the socket before
+        every message (and whose `timeout=None` fails before the first subscription).
+        """
+        pubsub = self._pubsub
+        if not pubsub.subscribed:
+            pubsub.subscribed_event.wait(1.0)
+            return None
+        message: dict[str, Any] | None = pubsub.handle_message(pubsub.parse_response(block=True))
+        return message
 
     def committed(self, code: str, state: State, events: list[Event]) -> None:
         """Hand a change this process just committed to its sockets at once, ahead of its publish.
