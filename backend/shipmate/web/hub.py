@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from ..rules import Event, State, Viewer
 from ..store import GameStore, Unavailable, keys
@@ -145,14 +143,52 @@ class Socket(Protocol):
         """Queue a keep-alive ping for the socket without ever blocking."""
 
 
+class Subscription:
+    """One pub/sub connection, read directly.
+
+    redis-py's PubSub passes every message through layers of retry, health-check and dispatch code
+    that cost more than the message; here a blocking read returns the raw reply
+    (``[b"message", channel, data]``). Other threads subscribe on the same connection while the
+    hub's thread reads it; a write lock keeps their commands whole.
+    """
+
+    def __init__(self, client: redis.Redis) -> None:
+        pool = client.connection_pool
+        self._connection: Any = pool.connection_class(**pool.connection_kwargs)
+        self._writing = threading.Lock()
+
+    def connect(self) -> None:
+        """Open the connection (redis.ConnectionError when Redis cannot be reached)."""
+        self._connection.connect()
+
+    def subscribe(self, *channels: str) -> None:
+        """Ask for the channels' messages; each is confirmed by a ``subscribe`` reply."""
+        with self._writing:
+            self._connection.send_command("SUBSCRIBE", *channels)
+
+    def unsubscribe(self, channel: str) -> None:
+        """Stop the channel's messages."""
+        with self._writing:
+            self._connection.send_command("UNSUBSCRIBE", channel)
+
+    def read(self) -> list[Any]:
+        """Wait for the next reply and return it."""
+        reply: list[Any] = self._connection.read_response(disconnect_on_error=False, push_request=True)
+        return reply
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._connection.disconnect()
+
+
 class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
     def __init__(self, redis_url: str, store: GameStore, render: Render, ping_interval: float) -> None:
-        # Errors surface at once (no silent reconnects), so every reconnect is followed by a catch-up.
-        # One subscriber connection; for a cluster, its seed node hears every PUBLISH.
-        self._client = redis.Redis.from_url(node_url(redis_url), retry=Retry(NoBackoff(), 0),
-                                            socket_connect_timeout=2)
+        # Whose settings the subscriber connection takes. Errors surface at once (no silent
+        # reconnects), so every reconnect is followed by a catch-up. For a cluster, its seed node
+        # hears every PUBLISH.
+        self._client = redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2)
         self._store = store
         self._render = render
         self._ping_interval = ping_interval
@@ -161,14 +197,14 @@ class Hub:
         self._subscribed: dict[str, threading.Event] = {}
         self._latest: dict[str, int] = {}
         self._fanned: dict[str, int] = {}  # per game, the newest version handed to the sockets here
-        self._pubsub: Any = None
+        self._subscription: Subscription | None = None  # None while (re)connecting
         self._thread: threading.Thread | None = None
 
     def attach(self, sock: Socket) -> None:
         """Start sending a game's changes to `sock`; return once the game's channel is subscribed."""
         with self._lock:
             if self._thread is None or not self._thread.is_alive():  # first socket, or a forked child
-                self._pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
+                self._subscription = None
                 self._thread = threading.Thread(target=self._run, name="shipmate-hub", daemon=True)
                 self._thread.start()
                 threading.Thread(target=self._tick, name="shipmate-pings", daemon=True).start()
@@ -176,8 +212,9 @@ class Hub:
             if not sockets:
                 self._store.follow(sock.code)
                 self._subscribed[sock.code] = threading.Event()
-                with contextlib.suppress(redis.RedisError):  # the hub thread resubscribes on recovery
-                    self._pubsub.subscribe(keys.channel(sock.code))
+                if self._subscription is not None:  # else the hub thread subscribes when it connects
+                    with contextlib.suppress(redis.RedisError):  # ... or reconnects
+                        self._subscription.subscribe(keys.channel(sock.code))
             sockets.add(sock)
             subscribed = self._subscribed[sock.code]
         subscribed.wait(SUBSCRIBE_WAIT)
@@ -194,8 +231,9 @@ class Hub:
             self._subscribed.pop(sock.code, None)
             self._latest.pop(sock.code, None)
             self._fanned.pop(sock.code, None)
-            with contextlib.suppress(redis.RedisError):
-                self._pubsub.unsubscribe(keys.channel(sock.code))
+            if self._subscription is not None:
+                with contextlib.suppress(redis.RedisError):
+                    self._subscription.unsubscribe(keys.channel(sock.code))
 
     def saw(self, code: str, version: int) -> None:
         """Note that `version` of a game exists (a socket's snapshot), for pings and catch-ups."""
@@ -219,36 +257,27 @@ class Hub:
                 sock.tick()
 
     def _run(self) -> None:
+        subscription = self._connect(first=True)
         while True:
             try:
-                message = self._next_message()
+                reply = subscription.read()
             except (redis.RedisError, OSError):
                 log.warning("lost the Redis subscription; reconnecting")
-                self._reconnect()
-                continue
-            if message is None or message["type"] not in ("subscribe", "message"):
-                continue
-            code = keys.channel_code(message["channel"].decode())
-            if message["type"] == "subscribe":
                 with self._lock:
-                    subscribed = self._subscribed.get(code)
+                    self._subscription = None
+                subscription.close()
+                subscription = self._connect(first=False)
+                continue
+            kind = reply[0]
+            if kind == b"message":
+                code = keys.channel_code(reply[1].decode())
+                if not self._fanned_already(code, reply[2]):
+                    self._fan_out(code, Update(loads(reply[2]), self._render))
+            elif kind == b"subscribe":
+                with self._lock:
+                    subscribed = self._subscribed.get(keys.channel_code(reply[1].decode()))
                 if subscribed is not None:
                     subscribed.set()
-            elif message["type"] == "message" and not self._fanned_already(code, message["data"]):
-                self._fan_out(code, Update(loads(message["data"]), self._render))
-
-    def _next_message(self) -> dict[str, Any] | None:
-        """Read the next message; None while nothing is subscribed.
-
-        A blocking read, not redis-py's `get_message(timeout)`, which polls the socket before
-        every message (and whose `timeout=None` fails before the first subscription).
-        """
-        pubsub = self._pubsub
-        if not pubsub.subscribed:
-            pubsub.subscribed_event.wait(1.0)
-            return None
-        message: dict[str, Any] | None = pubsub.handle_message(pubsub.parse_response(block=True))
-        return message
 
     def committed(self, code: str, state: State, events: list[Event]) -> None:
         """Hand a change this process just committed to its sockets at once, ahead of its publish.
@@ -283,30 +312,31 @@ class Hub:
         for sock in sockets:
             sock.deliver(update)
 
-    def _reconnect(self) -> None:
+    def _connect(self, first: bool) -> Subscription:
+        """Connect (retrying until Redis answers), subscribe to every game here, and catch up.
+
+        After a lost connection, what was published meanwhile is fanned out from the store.
+        """
         delay = 0.05
         while True:
+            subscription = Subscription(self._client)
+            try:
+                subscription.connect()
+                with self._lock:
+                    codes = list(self._sockets)
+                    if codes:
+                        subscription.subscribe(*(keys.channel(code) for code in codes))
+                    self._subscription = subscription
+                    known = {code: self._latest[code] for code in codes if code in self._latest}
+                if not first:
+                    self._catch_up(known)
+                return subscription
+            except (redis.RedisError, OSError, Unavailable):
+                with self._lock:
+                    self._subscription = None
+                subscription.close()
             time.sleep(delay)
             delay = min(delay * 2, 2.0)
-            with self._lock:
-                pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
-                codes = list(self._sockets)
-                try:
-                    self._client.ping()
-                    if codes:
-                        pubsub.subscribe(*(keys.channel(code) for code in codes))
-                except redis.RedisError:
-                    pubsub.close()
-                    continue
-                old, self._pubsub = self._pubsub, pubsub
-                known = {code: self._latest.get(code, -1) for code in codes}
-            with contextlib.suppress(redis.RedisError, OSError):
-                old.close()
-            try:
-                self._catch_up(known)
-            except Unavailable:
-                continue
-            return
 
     def _catch_up(self, known: dict[str, int]) -> None:
         """Fan out what was published while the subscription was down, one update per game."""

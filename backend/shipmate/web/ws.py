@@ -136,6 +136,7 @@ class Connection:
                  store: GameStore, config: Mapping[str, Any]) -> None:
         self.ws = ws
         self.code = code
+        self.caller = caller
         self.viewer = caller.viewer
         self.token = token
         self.hub = hub
@@ -222,7 +223,7 @@ class Connection:
         try:
             if key is not None and not isinstance(key, str):
                 raise BadRequest({"idempotency_key": ["Not a valid string."]})
-            return service.act(self.code, self.token, message.get("action"), key, language)
+            return service.act(self.code, self.token, message.get("action"), key, language, self.caller)
         except (ApiError, Unavailable) as exc:
             return refusal(exc, language)
 
