@@ -143,6 +143,10 @@ class Socket(Protocol):
         """Queue a keep-alive ping for the socket without ever blocking."""
 
 
+def _as_is(reply: Any) -> Any:
+    return reply
+
+
 class Subscription:
     """One pub/sub connection, read directly.
 
@@ -160,6 +164,10 @@ class Subscription:
     def connect(self) -> None:
         """Open the connection (redis.ConnectionError when Redis cannot be reached)."""
         self._connection.connect()
+        # hiredis hands each message over as a push notification, and redis-py's default handler
+        # formats the whole message for a debug log line before returning it: take it as it is
+        # (PubSub installs its push_handler_func the same way).
+        self._connection._parser.set_pubsub_push_handler(_as_is)
 
     def subscribe(self, *channels: str) -> None:
         """Ask for the channels' messages; each is confirmed by a ``subscribe`` reply."""
