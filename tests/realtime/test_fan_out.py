@@ -102,3 +102,26 @@ def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_ev
         time.sleep(0.01)
     assert [json.loads(text)["version"] for text in fast_ws.sent] == list(range(20))
     assert fast_ws.closed_with is None
+
+
+def test_a_shared_frame_is_the_frame_wsproto_would_send() -> None:
+    from wsproto.connection import Connection as Protocol
+    from wsproto.connection import ConnectionType
+    from wsproto.events import TextMessage
+
+    from shipmate.web.hub import text_frame
+
+    server = Protocol(ConnectionType.SERVER)
+    for size in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        text = ("é" * size)[:size] if size % 2 else "x" * size
+        assert text_frame(text.encode()) == server.send(TextMessage(data=text))
+
+
+def test_frames_are_made_once_per_viewer_and_carry_the_text() -> None:
+    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
+        return {"version": state["version"], "events": events, "state": state}
+
+    update = Update(message(7), render)
+    frame = update.frame_for(PUBLIC, 6)
+    assert update.frame_for(PUBLIC, 6) is frame
+    assert frame.endswith(update.text_for(PUBLIC, 6).encode()) and frame[0] == 0x81

@@ -8,7 +8,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -257,6 +257,8 @@ class GameStore:
         self._followed_lock = threading.Lock()
         self.on_commit: Callable[[str, State, list[Event]], None] | None = None
         """Called with (code, state, events) after each change `act` commits (the hub's local fan-out)."""
+        self.committing: Callable[[str], AbstractContextManager[None]] | None = None
+        """Entered for the whole of each `act` on a game (the hub holds back that game's publishes)."""
 
     def follow(self, code: str) -> None:
         """Start remembering the newest state of a game whose changes this process receives."""
@@ -390,6 +392,18 @@ class GameStore:
         `new_token` may return a token (hash, role) to store in the same step (a join); `remember`
         stores the change's answer under its Idempotency-Key in the same step too.
         """
+        with self.committing(code) if self.committing is not None else nullcontext():
+            return self._act(code, action, actor, expected_version, new_token, remember)
+
+    def _act(
+        self,
+        code: str,
+        action: Action,
+        actor: Viewer,
+        expected_version: int | None,
+        new_token: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None,
+        remember: Remember | None,
+    ) -> Change:
         state = self._remembered_state(code)
         while True:
             fresh = state is None or (expected_version is not None and expected_version != state["version"])

@@ -41,6 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["shipmate.store"] = store
     hub = Hub(app.config["REDIS_URL"], store, service.update_body, float(app.config["WS_PING_INTERVAL"]))
     store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
+    store.committing = hub.committing
     app.extensions["shipmate.hub"] = hub
 
     errors.init_app(app)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import struct
 import threading
 import time
-from collections import deque
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -46,6 +47,7 @@ class Update:
         self.first = self.events[0]["version"] if self.events else self.version
         self._render = render
         self._texts: dict[tuple[Viewer, int], str] = {}
+        self._frames: dict[tuple[Viewer, int], bytes] = {}
         self._lock = threading.Lock()
 
     def text_for(self, viewer: Viewer, since: int) -> str:
@@ -58,6 +60,24 @@ class Update:
                 text = dumps({"type": "update", **self._render(self.state, events, viewer)})
                 self._texts[(viewer, since)] = text
         return text
+
+    def frame_for(self, viewer: Viewer, since: int) -> bytes:
+        """Return `text_for` as a whole WebSocket frame, made once and shared like the text."""
+        key = (viewer, max(since, self.first - 1))
+        frame = self._frames.get(key)
+        if frame is None:
+            frame = self._frames[key] = text_frame(self.text_for(viewer, since).encode())
+        return frame
+
+
+def text_frame(payload: bytes) -> bytes:
+    """Return an unmasked, unfragmented WebSocket text frame (RFC 6455, 5.2), as a server sends it."""
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, size) + payload
+    return struct.pack("!BBQ", 0x81, 127, size) + payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +163,17 @@ class Socket(Protocol):
         """Queue a keep-alive ping for the socket without ever blocking."""
 
 
+PUBLISHED_PREFIX = b'{"version":'
+
+
+def _version_of(data: bytes) -> int:
+    """Return the version of a published change, read off the start of its JSON (-1 if it has none)."""
+    end = data.find(b",", len(PUBLISHED_PREFIX))
+    if not data.startswith(PUBLISHED_PREFIX) or end < 0:
+        return -1
+    return int(data[len(PUBLISHED_PREFIX):end])
+
+
 def _as_is(reply: Any) -> Any:
     return reply
 
@@ -205,6 +236,8 @@ class Hub:
         self._subscribed: dict[str, threading.Event] = {}
         self._latest: dict[str, int] = {}
         self._fanned: dict[str, int] = {}  # per game, the newest version handed to the sockets here
+        self._committing: Counter[str] = Counter()  # games with commits of this process under way
+        self._held: dict[str, list[bytes]] = {}  # their publishes, held back meanwhile
         self._subscription: Subscription | None = None  # None while (re)connecting
         self._thread: threading.Thread | None = None
 
@@ -279,6 +312,10 @@ class Hub:
             kind = reply[0]
             if kind == b"message":
                 code = keys.channel_code(reply[1].decode())
+                with self._lock:
+                    if code in self._committing:
+                        self._held.setdefault(code, []).append(reply[2])
+                        continue
                 if not self._fanned_already(code, reply[2]):
                     self._fan_out(code, Update(loads(reply[2]), self._render))
             elif kind == b"subscribe":
@@ -286,6 +323,26 @@ class Hub:
                     subscribed = self._subscribed.get(keys.channel_code(reply[1].decode()))
                 if subscribed is not None:
                     subscribed.set()
+
+    @contextlib.contextmanager
+    def committing(self, code: str) -> Iterator[None]:
+        """Hold back a game's published changes while this process commits one of its own.
+
+        The publish of a change this process commits often arrives before the commit's reply. Held
+        back, it is dropped unparsed once the commit has handed its change to the sockets here
+        (`committed`); changes of other processes held meanwhile go out first, in order, and
+        whatever is still held when the commit ends (a refusal, an error) goes out then.
+        """
+        with self._lock:
+            self._committing[code] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._committing[code] -= 1
+                if self._committing[code] <= 0:
+                    del self._committing[code]
+            self._release(code)
 
     def committed(self, code: str, state: State, events: list[Event]) -> None:
         """Hand a change this process just committed to its sockets at once, ahead of its publish.
@@ -296,17 +353,28 @@ class Hub:
         with self._lock:
             if code not in self._sockets:
                 return
+        self._release(code, before=state["version"])
         self._fan_out(code, Update({"version": state["version"], "events": events, "state": state},
                                    self._render))
 
-    def _fanned_already(self, code: str, data: bytes) -> bool:
-        """Return whether a published change (its JSON starts with its version) was fanned out here."""
-        prefix = b'{"version":'
-        end = data.find(b",", len(prefix))
-        if not data.startswith(prefix) or end < 0:
-            return False
+    def _release(self, code: str, before: int | None = None) -> None:
+        """Fan out the held-back changes of a game (those older than `before` when given)."""
         with self._lock:
-            return int(data[len(prefix):end]) <= self._fanned.get(code, -1)
+            held = self._held.pop(code, [])
+            if before is not None:
+                later = [data for data in held if _version_of(data) >= before]
+                if later:
+                    self._held[code] = later
+                held = [data for data in held if _version_of(data) < before]
+        for data in held:
+            if not self._fanned_already(code, data):
+                self._fan_out(code, Update(loads(data), self._render))
+
+    def _fanned_already(self, code: str, data: bytes) -> bool:
+        """Return whether a published change was fanned out here."""
+        version = _version_of(data)
+        with self._lock:
+            return 0 <= version <= self._fanned.get(code, -1)
 
     def _fan_out(self, code: str, update: Update) -> None:
         with self._lock:

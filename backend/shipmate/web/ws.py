@@ -25,7 +25,7 @@ from ..store.games import dumps
 from . import service
 from .api import parse_json
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
-from .hub import PING, Close, Hub, Outbox, Ping, Resume, Update
+from .hub import PING, Close, Hub, Outbox, Ping, Resume, Update, text_frame
 from .service import Caller
 
 bp = Blueprint("ws", __name__)
@@ -126,14 +126,18 @@ def game_socket(ws: Any, code: str) -> None:
     """Serve one socket until it closes."""
     hub: Hub = current_app.extensions["shipmate.hub"]
     token, language = request.args.get("token"), request_language()
-    Connection(ws, code, g.caller, token, language, hub, service.store(), current_app.config).serve()
+    # A client that offered permessage-deflate gets compressed frames from wsproto, one socket at a
+    # time; every other client gets each update as a frame made once per viewer and shared.
+    plain = "permessage-deflate" not in request.headers.get("Sec-WebSocket-Extensions", "")
+    Connection(ws, code, g.caller, token, language, hub, service.store(), current_app.config,
+               plain=plain).serve()
 
 
 class Connection:
     """One client's socket: its viewer, the version it has, its outbox and its writer."""
 
     def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, hub: Hub,
-                 store: GameStore, config: Mapping[str, Any]) -> None:
+                 store: GameStore, config: Mapping[str, Any], *, plain: bool = False) -> None:
         self.ws = ws
         self.code = code
         self.caller = caller
@@ -146,6 +150,7 @@ class Connection:
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
         self.close_grace = float(config["WS_CLOSE_GRACE"])
         self._write_lock = threading.Lock()
+        self._plain = plain  # no WebSocket extension: frames are written here, not by wsproto
 
     def serve(self) -> None:
         """Send the snapshot, start the writer, then answer the client's messages until it leaves."""
@@ -256,8 +261,17 @@ class Connection:
             self.outbox.finish(Close(1006, "gone"))
 
     def _send(self, text: str) -> None:
+        if self._plain:
+            self._send_frame(text_frame(text.encode()))
+        else:
+            with self._write_lock:
+                self.ws.send(text)
+
+    def _send_frame(self, frame: bytes) -> None:
         with self._write_lock:
-            self.ws.send(text)
+            if not self.ws.connected:
+                raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
+            self.ws.sock.sendall(frame)
 
     def _latest(self) -> int:
         return max(self.hub.latest(self.code), self.version)
@@ -268,7 +282,10 @@ class Connection:
         if update.first > self.version + 1:  # changes went missing (a Redis restart): fetch them
             self._resume(self.version)
             return
-        self._send(update.text_for(self.viewer, self.version))
+        if self._plain:
+            self._send_frame(update.frame_for(self.viewer, self.version))
+        else:
+            self._send(update.text_for(self.viewer, self.version))
         self.version = update.version
 
     def _resume(self, since: int) -> None:
