@@ -271,7 +271,10 @@ class Connection:
         with self._write_lock:
             if not self.ws.connected:
                 raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
-            self.ws.sock.sendall(frame)
+            # One call: gevent's sendall asks the socket for its buffer size first.
+            sent = self.ws.sock.send(frame)
+            if sent < len(frame):
+                self.ws.sock.sendall(frame[sent:])
 
     def _latest(self) -> int:
         return max(self.hub.latest(self.code), self.version)
