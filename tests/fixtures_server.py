@@ -1,4 +1,8 @@
-"""A real Shipmate server for tests: gunicorn with the gthread worker, on a free port, stopped by pid."""
+"""A real Shipmate server for tests: gunicorn on a free port, stopped by pid.
+
+The worker is gevent's, as in production (deploy/gunicorn.conf.py); `start_server(worker="gthread")`
+starts one with real threads, which the app supports too.
+"""
 
 from __future__ import annotations
 
@@ -33,19 +37,21 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) ->
 class ServerProcess:
     """One gunicorn process serving `shipmate.web:create_app()` on 127.0.0.1."""
 
-    def __init__(self, redis_url: str, log_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, redis_url: str, log_dir: Path, env: dict[str, str] | None = None,
+                 worker: str = "gevent") -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.redis_url = redis_url
         self.log_path = log_dir / f"gunicorn-{self.port}.log"
         self.extra_env = env or {}
+        self.worker = ["-k", "gthread", "--threads", "32"] if worker == "gthread" else ["-k", worker]
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 30.0) -> str:
         """Start the server and wait until /healthz answers; return its base URL."""
         env = {**os.environ, "REDIS_URL": self.redis_url, **self.extra_env}
         command = [
-            str(GUNICORN), "-k", "gthread", "--threads", "32", "-w", "1",
+            str(GUNICORN), *self.worker, "-w", "1",
             "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
             "shipmate.web:create_app()",
         ]
@@ -88,8 +94,8 @@ def start_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
     servers: list[ServerProcess] = []
     log_dir = tmp_path_factory.mktemp("servers")
 
-    def start(url: str | None = None, **env: str) -> str:
-        server = ServerProcess(url or redis_url, log_dir, env)
+    def start(url: str | None = None, worker: str = "gevent", **env: str) -> str:
+        server = ServerProcess(url or redis_url, log_dir, env, worker)
         servers.append(server)
         return server.start()
 

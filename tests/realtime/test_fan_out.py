@@ -125,3 +125,43 @@ def test_frames_are_made_once_per_viewer_and_carry_the_text() -> None:
     frame = update.frame_for(PUBLIC, 6)
     assert update.frame_for(PUBLIC, 6) is frame
     assert frame.endswith(update.text_for(PUBLIC, 6).encode()) and frame[0] == 0x81
+
+
+class ShortSocket:
+    """A gevent-like socket whose buffer takes `room` bytes of a send that must not wait."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self.wire = b""
+        self.connected = True
+        self.sock = self
+
+    def send(self, data: bytes, flags: int = 0, timeout: float | None = None) -> int:
+        taken = data[:self.room] if timeout == 0.0 else data  # a send that may wait takes it all
+        self.wire += taken
+        return len(taken)
+
+    def sendall(self, data: bytes) -> None:  # the writer's: waits until all is taken
+        self.wire += data
+
+    def close(self, reason: int, message: str) -> None:
+        self.connected = False
+
+
+def test_a_frame_the_buffer_takes_in_part_is_finished_by_the_writer_before_anything_later() -> None:
+    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
+        return {"version": state["version"], "events": events, "state": state}
+
+    ws = ShortSocket(room=10)
+    conn = connection(ws, 50)  # type: ignore[arg-type]
+    conn._plain = conn._direct = True  # no extension, under gevent
+    deadline = time.monotonic() + 10
+    while not conn.outbox.idle and time.monotonic() < deadline:  # the writer has started
+        time.sleep(0.01)
+    updates = [Update(message(version), render) for version in range(5)]
+    for update in updates:
+        conn.deliver(update)
+    expected = b"".join(update.frame_for(PUBLIC, version - 1) for version, update in enumerate(updates))
+    while ws.wire != expected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ws.wire == expected  # the first 10 bytes at once, every other byte by the writer, in order

@@ -101,7 +101,7 @@ class Ping:
 
 PING = Ping()
 
-Item = Update | Resume | Ping | str
+Item = Update | Resume | Ping | str | bytes
 
 
 class Outbox:
@@ -117,6 +117,8 @@ class Outbox:
         self._size = size
         self._final: Close | None = None
         self._wake = threading.Event()
+        self.working = True
+        """True until the writer first calls `done`, then from `get` handing out an item until `done`."""
 
     def put(self, item: Item) -> bool:
         """Queue an item; False when the outbox is full (the socket is too slow)."""
@@ -139,12 +141,22 @@ class Outbox:
         """True once the socket is being closed."""
         return self._final is not None
 
+    @property
+    def idle(self) -> bool:
+        """True when nothing is queued, the writer is between items and the socket is open."""
+        return not self._items and not self.working and self._final is None
+
+    def done(self) -> None:
+        """The writer is ready: it has started, or finished the item `get` gave it."""
+        self.working = False
+
     def get(self, timeout: float | None = None) -> Item | Close | None:
         """Return the next item, the final Close, or None when `timeout` passes first."""
         while True:
             if self._final is not None:
                 return self._final
             if self._items:
+                self.working = True
                 return self._items.popleft()
             if not self._wake.wait(timeout):
                 return None
