@@ -31,9 +31,9 @@ def test_each_viewer_kind_is_rendered_once_per_change() -> None:
     update = Update(message(4), render)
     viewers = [PUBLIC, PUBLIC, PUBLIC, Viewer(host=True), Viewer(player="p1"), Viewer(player="p1"),
                Viewer(player="p2")]
-    texts = [update.text_for(viewer, 3) for viewer in viewers]
+    payloads = [update.payload_for(viewer, 3) for viewer in viewers]
     assert len(rendered) == 4 and set(rendered) == set(viewers)
-    assert texts[0] is texts[1] is texts[2]
+    assert payloads[0] is payloads[1] is payloads[2]
 
 
 def test_an_outbox_is_bounded_and_its_close_comes_first() -> None:

@@ -92,8 +92,8 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def dumps(value: Any) -> str:
-    """Serialise compactly, the one way every stored value and every socket message is written.
+def dumpb(value: Any) -> bytes:
+    """Serialise compactly to UTF-8, the one way every stored value and every socket message is written.
 
     orjson is several times faster than the standard library on states and views. What orjson
     refuses (a key that is not a string, an integer beyond 64 bits) falls back to the standard
@@ -101,9 +101,14 @@ def dumps(value: Any) -> str:
     everything else.
     """
     try:
-        return orjson.dumps(value).decode()
+        return orjson.dumps(value)
     except orjson.JSONEncodeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def dumps(value: Any) -> str:
+    """`dumpb` as text."""
+    return dumpb(value).decode()
 
 
 def loads(text: str | bytes) -> Any:

@@ -29,7 +29,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(config.load(test_config))
     app.config["SOCK_SERVER_OPTIONS"] = {
-        "ping_interval": app.config["WS_KEEPALIVE"],
+        # The hub's one timer sends protocol pings (WS_KEEPALIVE): simple-websocket's own would
+        # make each socket's reader poll with a timer before every message it reads.
+        "ping_interval": None,
         "max_message_size": app.config["MAX_CONTENT_LENGTH"],
     }
     if app.config["PROXY_COUNT"]:
@@ -39,7 +41,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
-    hub = Hub(app.config["REDIS_URL"], store, service.update_body, float(app.config["WS_PING_INTERVAL"]))
+    hub = Hub(app.config["REDIS_URL"], store, service.update_body,
+              pings=float(app.config["WS_PING_INTERVAL"]), keepalive=float(app.config["WS_KEEPALIVE"]))
     store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
     store.committing = hub.committing
     app.extensions["shipmate.hub"] = hub

@@ -25,7 +25,7 @@ import redis
 
 from ..rules import Event, State, Viewer
 from ..store import GameStore, Unavailable, keys
-from ..store.games import dumps, loads, node_url
+from ..store.games import dumpb, loads, node_url
 
 log = logging.getLogger(__name__)
 
@@ -46,27 +46,33 @@ class Update:
         self.state: State = message["state"]
         self.first = self.events[0]["version"] if self.events else self.version
         self._render = render
-        self._texts: dict[tuple[Viewer, int], str] = {}
+        self._payloads: dict[tuple[Viewer, int], bytes] = {}
         self._frames: dict[tuple[Viewer, int], bytes] = {}
-        self._lock = threading.Lock()
+
+    def payload_for(self, viewer: Viewer, since: int) -> bytes:
+        """Return the update message for `viewer` as UTF-8 JSON, with the events after `since`.
+
+        Made once per viewer and shared by its sockets. Two threads asking at once may both make
+        it; both get the same bytes.
+        """
+        since = max(since, self.first - 1)
+        payload = self._payloads.get((viewer, since))
+        if payload is None:
+            events = [event for event in self.events if event["version"] > since]
+            payload = dumpb({"type": "update", **self._render(self.state, events, viewer)})
+            self._payloads[(viewer, since)] = payload
+        return payload
 
     def text_for(self, viewer: Viewer, since: int) -> str:
-        """Return the update message for `viewer`, with the events of the versions after `since`."""
-        since = max(since, self.first - 1)
-        with self._lock:
-            text = self._texts.get((viewer, since))
-            if text is None:
-                events = [event for event in self.events if event["version"] > since]
-                text = dumps({"type": "update", **self._render(self.state, events, viewer)})
-                self._texts[(viewer, since)] = text
-        return text
+        """Return `payload_for` as text (for sockets that wsproto frames and compresses)."""
+        return self.payload_for(viewer, since).decode()
 
     def frame_for(self, viewer: Viewer, since: int) -> bytes:
-        """Return `text_for` as a whole WebSocket frame, made once and shared like the text."""
+        """Return `payload_for` as a whole WebSocket frame, made once and shared like the payload."""
         key = (viewer, max(since, self.first - 1))
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = text_frame(self.text_for(viewer, since).encode())
+            frame = self._frames[key] = text_frame(self.payload_for(viewer, since))
         return frame
 
 
@@ -101,7 +107,14 @@ class Ping:
 
 PING = Ping()
 
-Item = Update | Resume | Ping | str | bytes
+
+class Probe:
+    """The hub's keep-alive tick: time for a socket to send a protocol ping."""
+
+
+PROBE = Probe()
+
+Item = Update | Resume | Ping | Probe | str | bytes
 
 
 class Outbox:
@@ -172,7 +185,10 @@ class Socket(Protocol):
         """Queue a change for the socket without ever blocking."""
 
     def tick(self) -> None:
-        """Queue a keep-alive ping for the socket without ever blocking."""
+        """Queue a ping message for the socket without ever blocking."""
+
+    def probe(self) -> None:
+        """Close the socket if its last protocol ping went unanswered, else queue the next one."""
 
 
 PUBLISHED_PREFIX = b'{"version":'
@@ -235,14 +251,15 @@ class Subscription:
 class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
-    def __init__(self, redis_url: str, store: GameStore, render: Render, ping_interval: float) -> None:
+    def __init__(self, redis_url: str, store: GameStore, render: Render, *, pings: float,
+                 keepalive: float) -> None:
         # Whose settings the subscriber connection takes. Errors surface at once (no silent
         # reconnects), so every reconnect is followed by a catch-up. For a cluster, its seed node
         # hears every PUBLISH.
         self._client = redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2)
         self._store = store
         self._render = render
-        self._ping_interval = ping_interval
+        self._intervals = {"tick": pings, "probe": keepalive}
         self._lock = threading.Lock()
         self._sockets: dict[str, set[Socket]] = {}
         self._subscribed: dict[str, threading.Event] = {}
@@ -300,14 +317,24 @@ class Hub:
             return self._latest.get(code, -1)
 
     def _tick(self) -> None:
-        """Every ping interval, have every socket here send its keep-alive (one timer, not one each)."""
+        """One timer for every socket here: its ping message, and its keep-alive probe.
+
+        Every `pings` seconds each socket sends `{"type": "ping", "version"}`; every `keepalive`
+        seconds each socket checks that its last protocol ping was answered (else it is closed)
+        and sends the next one.
+        """
         thread = self._thread
+        due = {name: time.monotonic() + interval for name, interval in self._intervals.items()}
         while thread is self._thread:  # a forked child starts its own hub and ticker
-            time.sleep(self._ping_interval)
+            time.sleep(max(0.0, min(due.values()) - time.monotonic()))
+            now = time.monotonic()
             with self._lock:
                 sockets = [sock for group in self._sockets.values() for sock in group]
-            for sock in sockets:
-                sock.tick()
+            for name, interval in self._intervals.items():
+                if now >= due[name]:
+                    due[name] = now + interval
+                    for sock in sockets:
+                        getattr(sock, name)()
 
     def _run(self) -> None:
         subscription = self._connect(first=True)

@@ -1,8 +1,10 @@
 """WS /ws/games/{code}?token=…: a snapshot, then every change as the socket's viewer may see it.
 
 Each socket has three threads: the request's (reads the client's messages and runs its actions),
-simple-websocket's (reads the wire and answers protocol pings) and its own writer (drains the
-socket's outbox, so that a slow reader holds up nobody but itself).
+simple-websocket's (reads the wire and answers the client's protocol pings) and its own writer
+(drains the socket's outbox, so that a slow reader holds up nobody but itself). Under gevent the
+thread that fans a change out writes it itself when nothing waits for the socket (`_write_now`).
+The hub's one timer has each socket send its ping message and its keep-alive protocol ping.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
+from wsproto.events import Ping as WsPing
 
 from ..rules import view_for
 from ..store import GameStore, Unavailable
@@ -25,7 +28,7 @@ from ..store.games import dumps
 from . import service
 from .api import parse_json
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
-from .hub import PING, Close, Hub, Outbox, Ping, Resume, Update, text_frame
+from .hub import PING, PROBE, Close, Hub, Outbox, Ping, Probe, Resume, Update, text_frame
 from .service import Caller
 
 bp = Blueprint("ws", __name__)
@@ -209,15 +212,29 @@ class Connection:
         return True
 
     def tick(self) -> None:
-        """Queue a keep-alive ping (the hub's timer); a full outbox is closing the socket anyway."""
+        """Queue a ping message (the hub's timer); a full outbox is closing the socket anyway."""
         self.outbox.put(PING)
+
+    def probe(self) -> None:
+        """Close the socket when the last protocol ping went unanswered; else queue the next one.
+
+        A phone that vanished without closing is noticed within two keep-alive intervals.
+        """
+        if not self.ws.pong_received:
+            self._drop(Close(1008, "ping/pong timeout"))
+            return
+        self.ws.pong_received = False  # simple-websocket's reader sets it again on the pong
+        self.outbox.put(PROBE)
 
     def _queue(self, item: Update | Resume | str | bytes) -> None:
         if not self.outbox.put(item):
             self._overflow()
 
     def _overflow(self) -> None:
-        self.outbox.finish(Close(1008, "too many unread updates; resume"))
+        self._drop(Close(1008, "too many unread updates; resume"))
+
+    def _drop(self, close: Close) -> None:
+        self.outbox.finish(close)
         # A writer stuck on a peer that reads nothing cannot send the close frame: cut it then.
         timer = threading.Timer(self.close_grace, self._cut)
         timer.daemon = True
@@ -286,6 +303,9 @@ class Connection:
                     self._send_update(item)
                 elif isinstance(item, Ping):
                     self._send(dumps({"type": "ping", "version": self._latest()}))
+                elif isinstance(item, Probe):
+                    with self._write_lock:
+                        self.ws.sock.sendall(self.ws.ws.send(WsPing()))
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 elif isinstance(item, str):
