@@ -24,7 +24,7 @@ from wsproto.events import Ping as WsPing
 
 from ..rules import view_for
 from ..store import GameStore, Unavailable
-from ..store.games import dumps
+from ..store.games import dumpb, dumps
 from . import service
 from .api import parse_json
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
@@ -184,21 +184,30 @@ class Connection:
             self._overflow()
 
     def _write_now(self, update: Update) -> bool:
-        """Write an update at once, when nothing waits for this socket; False to queue it instead.
+        """Write an update at once when nothing waits for this socket; False to queue it instead.
 
-        Waking the socket's writer costs more than the write, so the thread that fans a change out
-        writes it itself when the outbox is empty, its writer between items and the socket's send
-        buffer takes the frame at once: never waiting, the fan-out cannot be held up by a slow
-        reader. Whatever the buffer does not take goes to the writer, ahead of anything later.
-        This relies on gevent: nothing here yields, so no writer can start an item meanwhile.
+        Waking the socket's writer costs more than the write, and it is one more turn through a
+        busy event loop before the phone has the change. So the thread that fans a change out
+        writes it itself when the outbox is empty and its writer between items (`_send_now`).
         """
         if not self.outbox.idle or update.first > self.version + 1:  # a gap: the writer resumes
             return False
         if update.version <= self.version:
             return True
-        if not self.ws.connected:
+        if not self._send_now(update.frame_for(self.viewer, self.version)):
             return False
-        frame = update.frame_for(self.viewer, self.version)
+        self.version = update.version
+        return True
+
+    def _send_now(self, frame: bytes) -> bool:
+        """Send a frame without waiting, when nothing waits for the socket; False to queue it.
+
+        The socket's send buffer takes what it can at once; the rest goes to the writer, ahead of
+        anything later, so a slow reader never holds up the thread that sends. This relies on
+        gevent: nothing here yields, so no writer can start an item meanwhile.
+        """
+        if not self._direct or not self.outbox.idle or not self.ws.connected:
+            return False
         try:
             sent = self.ws.sock.send(frame, 0, 0.0)  # gevent's timeout 0: never wait
         except BlockingIOError:
@@ -206,7 +215,6 @@ class Connection:
         except OSError:
             self.outbox.finish(Close(1006, "gone"))
             return True
-        self.version = update.version
         if sent < len(frame):
             self._queue(frame[sent:])
         return True
@@ -286,7 +294,9 @@ class Connection:
 
     def _send_answer(self, kind: str, message_id: Any, answer: tuple[int, dict[str, Any]]) -> None:
         status, body = answer
-        self._queue(dumps({"type": kind, "id": message_id, "status": status, **body}))
+        payload = dumpb({"type": kind, "id": message_id, "status": status, **body})
+        if not self._send_now(text_frame(payload)):
+            self._queue(payload.decode())
 
     # ---- the writer thread ----------------------------------------------------------------------
 
