@@ -78,6 +78,20 @@ def test_resume_after_a_drop_delivers_exactly_the_missed_events_in_order(game: G
     again.close()
 
 
+def test_a_success_over_the_socket_answers_with_the_body_of_its_update(game: Game) -> None:
+    sock = game.socket(game.players["p1"])
+    sock.receive()
+    sock.send({"type": "action", "id": 3, "action": {"type": "roll"}})  # no Idempotency-Key
+    update, result = sock.until("update"), sock.until("result", id=3)
+    assert result["status"] == 200
+    assert {k: v for k, v in result.items() if k not in ("type", "id", "status")} == \
+        {k: v for k, v in update.items() if k != "type"}
+    events = game.http.get(f"{game.url}/events?since={update['version'] - 1}",
+                           headers={"Authorization": f"Bearer {game.players['p1']}"}, timeout=10).json()
+    assert result["events"] == events["events"] and result["state"] == game.state(game.players["p1"])
+    sock.close()
+
+
 def test_actions_over_the_socket_answer_like_http(game: Game) -> None:
     sock = game.socket(game.players["p1"])
     sock.receive()

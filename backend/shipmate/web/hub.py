@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
 import redis
 
 from ..rules import Event, State, Viewer
@@ -46,22 +47,41 @@ class Update:
         self.state: State = message["state"]
         self.first = self.events[0]["version"] if self.events else self.version
         self._render = render
+        self._parts: dict[tuple[Viewer, int], tuple[bytes, bytes]] = {}
         self._payloads: dict[tuple[Viewer, int], bytes] = {}
         self._frames: dict[tuple[Viewer, int], bytes] = {}
 
-    def payload_for(self, viewer: Viewer, since: int) -> bytes:
-        """Return the update message for `viewer` as UTF-8 JSON, with the events after `since`.
+    def _parts_for(self, viewer: Viewer, since: int) -> tuple[bytes, bytes]:
+        """Return the events after `since` and the state view for `viewer`, each as UTF-8 JSON.
 
         Made once per viewer and shared by its sockets. Two threads asking at once may both make
-        it; both get the same bytes.
+        them; both get the same bytes.
         """
-        since = max(since, self.first - 1)
-        payload = self._payloads.get((viewer, since))
-        if payload is None:
+        key = (viewer, since)
+        parts = self._parts.get(key)
+        if parts is None:
             events = [event for event in self.events if event["version"] > since]
-            payload = dumpb({"type": "update", **self._render(self.state, events, viewer)})
-            self._payloads[(viewer, since)] = payload
+            shown = self._render(self.state, events, viewer)
+            parts = self._parts[key] = (dumpb(shown["events"]), dumpb(shown["state"]))
+        return parts
+
+    def payload_for(self, viewer: Viewer, since: int) -> bytes:
+        """Return the update message for `viewer` as UTF-8 JSON, with the events after `since`."""
+        key = (viewer, max(since, self.first - 1))
+        payload = self._payloads.get(key)
+        if payload is None:
+            events, state = self._parts_for(*key)
+            payload = self._payloads[key] = b"".join((
+                b'{"type":"update","version":', str(self.version).encode(),
+                b',"events":', events, b',"state":', state, b"}"))
         return payload
+
+    def body_for(self, viewer: Viewer) -> dict[str, Any]:
+        """Return this change's ``{"version", "events", "state"}`` for `viewer`, made of the very JSON
+        its update carries (orjson fragments): an action's answer over a socket costs no view again.
+        """
+        events, state = self._parts_for(viewer, self.first - 1)
+        return {"version": self.version, "events": orjson.Fragment(events), "state": orjson.Fragment(state)}
 
     def text_for(self, viewer: Viewer, since: int) -> str:
         """Return `payload_for` as text (for sockets that wsproto frames and compresses)."""
@@ -265,6 +285,7 @@ class Hub:
         self._subscribed: dict[str, threading.Event] = {}
         self._latest: dict[str, int] = {}
         self._fanned: dict[str, int] = {}  # per game, the newest version handed to the sockets here
+        self._last: dict[str, Update] = {}  # per game, the newest change handed to the sockets here
         self._committing: Counter[str] = Counter()  # games with commits of this process under way
         self._held: dict[str, list[bytes]] = {}  # their publishes, held back meanwhile
         self._subscription: Subscription | None = None  # None while (re)connecting
@@ -301,6 +322,7 @@ class Hub:
             self._subscribed.pop(sock.code, None)
             self._latest.pop(sock.code, None)
             self._fanned.pop(sock.code, None)
+            self._last.pop(sock.code, None)
             if self._subscription is not None:
                 with contextlib.suppress(redis.RedisError):
                     self._subscription.unsubscribe(keys.channel(sock.code))
@@ -396,6 +418,13 @@ class Hub:
         self._fan_out(code, Update({"version": state["version"], "events": events, "state": state},
                                    self._render))
 
+    def shown(self, code: str, state: State, viewer: Viewer) -> dict[str, Any] | None:
+        """Return the change to `state` as its update shows it to `viewer` (`Update.body_for`), or
+        None when it is not the newest change handed to the sockets here."""
+        with self._lock:
+            update = self._last.get(code)
+        return update.body_for(viewer) if update is not None and update.state is state else None
+
     def _release(self, code: str, before: int | None = None) -> None:
         """Fan out the held-back changes of a game (those older than `before` when given)."""
         with self._lock:
@@ -422,6 +451,7 @@ class Hub:
             sockets = list(self._sockets.get(code, ()))
             if sockets:
                 self._fanned[code] = update.version
+                self._last[code] = update
                 self._latest[code] = max(update.version, self._latest.get(code, -1))
         self._store.saw(code, update.state)  # before any socket has it: its next action decides on it
         for sock in sockets:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
@@ -178,7 +179,16 @@ def _stored_success(change: Change, viewer: Viewer) -> dict[str, Any]:
     return {"status": 200, "body": update_body(change.state, change.events, viewer)}
 
 
-def _apply(code: str, caller: Caller, body: Any, language: str, remember: Remember | None = None) -> Answer:
+Shown = Callable[[Change, Viewer], dict[str, Any]]
+"""How a change is shown to the caller whose action made it: ``{"version", "events", "state"}``."""
+
+
+def _shown(change: Change, viewer: Viewer) -> dict[str, Any]:
+    return update_body(change.state, change.events, viewer)
+
+
+def _apply(code: str, caller: Caller, body: Any, language: str, remember: Remember | None = None,
+           shown: Shown = _shown) -> Answer:
     try:
         action, expected = for_game(game_name(code)).load_action(body)
         try:
@@ -188,16 +198,17 @@ def _apply(code: str, caller: Caller, body: Any, language: str, remember: Rememb
     except (ApiError, ShipmateError) as exc:
         return refusal(exc, language)
     if remember is None:
-        return 200, update_body(change.state, change.events, caller.viewer)
+        return 200, shown(change, caller.viewer)
     return change.answer["status"], change.answer["body"]
 
 
 def act(code: str, token: str | None, body: Any, idempotency_key: str | None, language: str,
-        caller: Caller | None = None) -> Answer:
+        caller: Caller | None = None, shown: Shown = _shown) -> Answer:
     """Run an action for the bearer of `token` and return the answer (status, body).
 
     `caller` is who the token was found to be when the socket that sends the action opened (a
-    token's role never changes), so a socket's actions skip looking it up again.
+    token's role never changes), so a socket's actions skip looking it up again. `shown` makes a
+    success's body (a socket takes the JSON its update carries).
 
     The answer under an Idempotency-Key, success or refusal, is stored for 24 hours and given to
     every retry with that key; a retry that arrives while the first is running waits for it. A
@@ -211,7 +222,7 @@ def act(code: str, token: str | None, body: Any, idempotency_key: str | None, la
         caller = authenticate(code, token)
     assert caller.token_hash is not None  # a token was given and authenticate did not refuse it
     if idempotency_key is None:
-        return _apply(code, caller, body, language)
+        return _apply(code, caller, body, language, shown=shown)
     if not IDEMPOTENCY_KEY.match(idempotency_key):
         return refusal(BadRequest({"Idempotency-Key": ["1 to 128 visible ASCII characters."]}), language)
     stored = store().remembered(code, caller.token_hash, idempotency_key)

@@ -22,9 +22,9 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 from wsproto.events import Ping as WsPing
 
-from ..rules import view_for
+from ..rules import Viewer, view_for
 from ..store import GameStore, Unavailable
-from ..store.games import dumpb, dumps
+from ..store.games import Change, dumpb, dumps
 from . import service
 from .api import parse_json
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
@@ -285,9 +285,14 @@ class Connection:
         try:
             if key is not None and not isinstance(key, str):
                 raise BadRequest({"idempotency_key": ["Not a valid string."]})
-            return service.act(self.code, self.token, message.get("action"), key, language, self.caller)
+            return service.act(self.code, self.token, message.get("action"), key, language, self.caller,
+                               self._shown)
         except (ApiError, Unavailable) as exc:
             return refusal(exc, language)
+
+    def _shown(self, change: Change, viewer: Viewer) -> dict[str, Any]:
+        shown = self.hub.shown(self.code, change.state, viewer)
+        return shown if shown is not None else service.update_body(change.state, change.events, viewer)
 
     def _refuse(self, message_id: Any, exc: Exception) -> None:
         self._send_answer("error", message_id, refusal(exc, self.language))
