@@ -306,11 +306,11 @@ class GameStore:
         version = state["version"]
         token_hash, role = token if token else ("", {})
         names = [keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)]
-        args = [expected, version, dumps(state), dumps(events), keys.channel(code), self.idle_ttl,
+        args = [expected, version, dumpb(state), dumpb(events), keys.channel(code), self.idle_ttl,
                 token_hash, dumps(role), secrets.token_hex(8)]
         if answer is not None:
             names.append(answer[0])
-            args += [dumps(answer[1]), IDEMPOTENCY_TTL]
+            args += [dumpb(answer[1]), IDEMPOTENCY_TTL]
         with _redis_errors():
             ok, current = self._run_commit(names, args)
         if not ok:
