@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/compare.py                      # 10 and 50 games, 20 s each
     .venv/bin/python bench/compare.py --games 50 --duration 10 --workers 1
+    .venv/bin/python bench/compare.py --repeat 3          # every run three times, alternated; medians
 
 The peers and the load generator are ../shared/peers (read-only): they are copied once to a cache
 folder, where `npm ci` runs once, and `run.sh` runs there. For each number of games the two peers
@@ -21,6 +22,7 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -205,8 +207,20 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def medians(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return one row per peer and number of games: the median of each figure over its runs."""
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["peer"], row["games"]), []).append(row)
+    return [{"peer": peer, "games": games, "runs": len(runs),
+             **{name: statistics.median(r[name] for r in runs)
+                for name in ("actions_per_s", "p50", "p99", "cpu_s", "rss_mb")},
+             "errors": sum(r["errors"] for r in runs)}
+            for (peer, games), runs in sorted(groups.items(), key=lambda item: (item[0][1], item[0][0]))]
+
+
 def table(results: list[dict[str, Any]]) -> str:
-    """Return the side-by-side table with Shipmate's ratios to each peer."""
+    """Return every run side by side, then (runs repeated) the medians, and Shipmate's ratios to each peer."""
     rows = [figures(r) for r in results]
     head = ("peer", "games", "actions/s", "p50 ms", "p99 ms", "CPU s (+redis)", "RSS MB (+redis)", "errors",
             "final ok", "client CPU s", "other CPU s", "calib ms")
@@ -216,22 +230,32 @@ def table(results: list[dict[str, Any]]) -> str:
             row["peer"], row["games"], f"{row['actions_per_s']:.0f}", row["p50"], row["p99"],
             f"{row['cpu_s']:.2f}", f"{row['rss_mb']:.0f}", row["errors"], row["final_ok"],
             row["client_cpu_s"], row["other_cpu_s"], row["calibration_ms"])))
+    summary = medians(rows)
+    if any(row["runs"] > 1 for row in summary):
+        lines += ["", "Medians over the runs:", "",
+                  "peer | games | runs | actions/s | p50 ms | p99 ms | CPU s (+redis) | RSS MB (+redis) "
+                  "| errors",
+                  "--- | --- | --- | --- | --- | --- | --- | --- | ---"]
+        for row in summary:
+            lines.append(" | ".join(str(x) for x in (
+                row["peer"], row["games"], row["runs"], f"{row['actions_per_s']:.0f}", row["p50"], row["p99"],
+                f"{row['cpu_s']:.2f}", f"{row['rss_mb']:.0f}", row["errors"])))
     lines.append("")
     lines.append("Shipmate ÷ peer (actions/s: >1 is better; p50, p99, CPU per action, RSS: <1 is better)")
-    for games in sorted({row["games"] for row in rows}):
-        mine = next((r for r in rows if r["peer"] == "shipmate" and r["games"] == games), None)
+    for games in sorted({row["games"] for row in summary}):
+        mine = next((r for r in summary if r["peer"] == "shipmate" and r["games"] == games), None)
         if mine is None:
             continue
-        for peer in (r for r in rows if r["peer"] != "shipmate" and r["games"] == games):
+        for peer in (r for r in summary if r["peer"] != "shipmate" and r["games"] == games):
             per_action = (mine["cpu_s"] / mine["actions_per_s"]) / (peer["cpu_s"] / peer["actions_per_s"])
             speed = mine["actions_per_s"] / peer["actions_per_s"]
             lines.append(
                 f"  {games} games vs {peer['peer']}: actions/s ×{speed:.2f}, "
                 f"p50 ×{mine['p50'] / peer['p50']:.2f}, p99 ×{mine['p99'] / peer['p99']:.2f}, "
                 f"CPU per action ×{per_action:.2f}, RSS ×{mine['rss_mb'] / peer['rss_mb']:.2f}")
-    stores = [r["detail"]["redis_store"] for r in results if "redis_store" in r.get("detail", {})]
-    for store in stores:
-        lines.append(f"  Redis after the run: {store}")
+    stores = {r["games"]: r["detail"]["redis_store"] for r in results if "redis_store" in r.get("detail", {})}
+    for store in stores.values():
+        lines.append(f"  Redis after Shipmate's (last) run: {store}")
     return "\n".join(lines)
 
 
@@ -243,6 +267,8 @@ def main() -> int:
     parser.add_argument("--duration", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: deploy/gunicorn.conf.py's)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of every run, alternated (the table adds medians and ratios of medians)")
     parser.add_argument("--peers", default="boardgameio colyseus", help="peers to run beside Shipmate")
     parser.add_argument("--peers-dir", type=Path, default=PEERS)
     parser.add_argument("--table", type=Path, metavar="RESULTS_JSONL",
@@ -259,11 +285,12 @@ def main() -> int:
     print(f"[compare] {stamp}; loadavg {Path('/proc/loadavg').read_text().split()[:3]}; logs in {log_dir}",
           file=sys.stderr)
     results: list[dict[str, Any]] = []
-    for games in args.games:
-        common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
-        if args.peers.strip():
-            results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
-        results.append(run_shipmate(peers, games, common, args.workers, log_dir))
+    for _ in range(args.repeat):
+        for games in args.games:
+            common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
+            if args.peers.strip():
+                results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
+            results.append(run_shipmate(peers, games, common, args.workers, log_dir))
     with (log_dir / "results.jsonl").open("w") as out:
         for result in results:
             out.write(json.dumps(result) + "\n")
