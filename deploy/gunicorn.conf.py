@@ -32,15 +32,16 @@ worker_class = "gevent"
 worker_connections = int(os.environ.get("SHIPMATE_CONNECTIONS", "2000"))
 
 # Workers, by measurement (docs/PERFORMANCE.md): one process runs one core at most (the GIL;
-# gevent is one OS thread), so a worker per core lets the host use its cores. Each worker that
-# holds a socket of a table parses and renders each change of that table again (no sticky
-# sessions: a table's sockets spread over the workers), which costs some CPU per action: on the
-# 2-core bench host, 2 workers used ~1.4 ms per action against ~1.3 ms for 1 worker, yet carried
-# 1,065-1,086 actions/s against 754-757 with p99 no worse, on a quiet machine. (With the cores
-# taken by other work, 1 worker did better: only the cheaper CPU per action counted there.) So a
-# worker per core, up to 4; WEB_CONCURRENCY overrides. Any worker on any host serves any table,
-# because every change goes through Redis and is published to every subscriber.
-workers = int(os.environ.get("WEB_CONCURRENCY", str(min(os.cpu_count() or 1, 4))))
+# gevent is one OS thread), and Redis (and nginx) need a core of their own. Each worker that holds
+# a socket of a table parses and renders each change of that table again (no sticky sessions: a
+# table's sockets spread over the workers), and a change whose sockets sit in two processes waits
+# for both to be scheduled. On the 2-core bench host, with the load generator on the same cores,
+# 2 workers carried about the same actions/s as 1 (1,764-2,036 against 1,627-2,024 at 50 games)
+# but with 2-3x the p99 (104-129 ms against 46-55 ms), and used ~25% more CPU per action. So a
+# worker per core less one, at least 1 and at most 4; WEB_CONCURRENCY overrides. Any worker on any
+# host serves any table, because every change goes through Redis and is published to every
+# subscriber.
+workers = int(os.environ.get("WEB_CONCURRENCY", str(max(1, min((os.cpu_count() or 1) - 1, 4)))))
 
 # Once a worker has loaded the app, freeze what is loaded out of garbage collection and collect
 # less often (shipmate.serve.settle_worker says why).
