@@ -203,6 +203,48 @@ def test_two_servers_on_one_redis_share_changes(game: Game, start_server: StartS
     sock.close()
 
 
+def raw_socket(base: str, code: str) -> socket.socket:
+    """Open a WebSocket by hand (no extension offered) and return it once the server said 101."""
+    raw = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall((f"GET /ws/games/{code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)  # byte by byte: the frames after the handshake stay in the socket
+    assert answer.startswith(b"HTTP/1.1 101")
+    return raw
+
+
+def test_the_socket_answers_a_ping_with_its_payload_and_a_close_with_a_close(game: Game) -> None:
+    sock = game.socket(game.players["p1"])
+    sock.receive()
+    sock.ws.ping(b"still there?")
+    opcode, frame = sock.ws.recv_data_frame(True)
+    while opcode != websocket.ABNF.OPCODE_PONG:
+        opcode, frame = sock.ws.recv_data_frame(True)
+    assert frame.data == b"still there?"
+    sock.ws.send_close(status=1001, reason=b"going away")
+    opcode, frame = sock.ws.recv_data_frame(True)
+    while opcode != websocket.ABNF.OPCODE_CLOSE:
+        opcode, frame = sock.ws.recv_data_frame(True)
+    assert int.from_bytes(frame.data[:2], "big") == 1001  # the client's code, echoed
+    sock.ws.shutdown()
+
+
+def test_a_frame_that_breaks_the_protocol_closes_the_socket_with_1002(game: Game) -> None:
+    raw = raw_socket(game.base, game.code)
+    raw.sendall(bytes((0x81, 0x02)) + b"{}")  # a client frame without a mask
+    data = b""
+    while chunk := raw.recv(65536):  # the snapshot, then the close frame, then the end
+        data += chunk
+    payloads, rest = frames(data)
+    close = next(i for i, p in enumerate(payloads) if p[:2] == (1002).to_bytes(2, "big"))
+    assert payloads[close][2:] == b"a client frame must be masked" and rest == b""
+    raw.close()
+
+
 ROUNDS = 100
 """Turns played past a socket that stops reading (the unit tests in test_fan_out.py cut frames)."""
 
@@ -232,12 +274,7 @@ def test_a_socket_that_stops_reading_holds_up_nobody_and_gets_every_frame_whole_
     base = start_server(**TEST_LIMITS)
     game = Game.create(base)
     game.seat(2)
-    stuck = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])))
-    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    key = base64.b64encode(os.urandom(16)).decode()
-    stuck.sendall((f"GET /ws/games/{game.code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                   f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                   "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    stuck = raw_socket(base, game.code)
     reader = game.socket()
     start = reader.receive()["version"]
     seen = []
@@ -248,12 +285,7 @@ def test_a_socket_that_stops_reading_holds_up_nobody_and_gets_every_frame_whole_
         seen += [reader.receive()["version"], reader.receive()["version"]]
     assert seen == list(range(start + 1, start + 2 * ROUNDS + 1))  # the table played on
     reader.close()
-    stuck.settimeout(10)
-    handshake, data = b"", b""
-    while b"\r\n\r\n" not in handshake:
-        handshake += stuck.recv(65536)
-    handshake, data = handshake.split(b"\r\n\r\n", 1)
-    assert handshake.startswith(b"HTTP/1.1 101")
+    data = b""
     versions_seen: list[int] = []
     while not versions_seen or versions_seen[-1] < start + 2 * ROUNDS:
         data += stuck.recv(65536)

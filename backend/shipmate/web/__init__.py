@@ -33,6 +33,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # make each socket's reader poll with a timer before every message it reads.
         "ping_interval": None,
         "max_message_size": app.config["MAX_CONTENT_LENGTH"],
+        # Its reader thread starts only for sockets that negotiated compression (ws.DeferredReader).
+        "thread_class": ws.DeferredReader,
     }
     if app.config["PROXY_COUNT"]:
         count = int(app.config["PROXY_COUNT"])

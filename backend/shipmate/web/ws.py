@@ -28,6 +28,7 @@ from ..store.games import Change, dumpb, dumps
 from . import service
 from .api import parse_json
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
+from .frames import OP_PING, OP_PONG, Control, FrameReader, ProtocolError, control_frame
 from .hub import PING, PROBE, Close, Hub, Outbox, Ping, Probe, Resume, Update, text_frame
 from .service import Caller
 
@@ -36,6 +37,31 @@ sock = Sock()
 
 RECEIVE_POLL = 5.0
 """Seconds between checks, while the client is silent, whether the writer closed the socket."""
+
+READ_SIZE = 65536
+"""Bytes asked of the socket at once by a reader."""
+
+ECHOED_CLOSE_CODES = frozenset({1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011})
+"""Close codes a client's close frame may carry that are answered with the same code."""
+
+
+class DeferredReader:
+    """simple-websocket's reader thread, started only when `begin` is called (`thread_class`).
+
+    A socket without extensions is read by its request's own thread (`Connection._read_frames`);
+    one that negotiated compression is read by simple-websocket, with wsproto.
+    """
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+        self.name = "simple-websocket-reader"
+
+    def start(self) -> None:
+        """Nothing yet: simple-websocket calls this once its handshake is done."""
+
+    def begin(self) -> None:
+        """Start the reader thread."""
+        threading.Thread(target=self._target, name=self.name, daemon=True).start()
 
 
 class ForbiddenOrigin(ApiError):
@@ -152,6 +178,7 @@ class Connection:
         self.version = -1
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
         self.close_grace = float(config["WS_CLOSE_GRACE"])
+        self._max_message = int(config.get("MAX_CONTENT_LENGTH", 64 * 1024))
         self._write_lock = threading.Lock()
         self._plain = plain  # no WebSocket extension: frames are written here, not by wsproto
         # Under gevent, an update may be written by the thread that fans it out (see `_write_now`).
@@ -168,6 +195,10 @@ class Connection:
                 self.ws.close(reason=1011, message="unavailable")
                 return
             threading.Thread(target=self._write, name=f"ws-writer-{self.code}", daemon=True).start()
+            if self._plain:
+                self._read_frames()
+                return
+            self.ws.thread.begin()  # simple-websocket's reader, with wsproto (and its compression)
             while not self.outbox.finished:
                 raw = self.ws.receive(timeout=RECEIVE_POLL)
                 if raw is not None:
@@ -175,6 +206,38 @@ class Connection:
         finally:
             self.hub.detach(self)
             self.outbox.finish(Close(1000, "bye"))
+
+    def _read_frames(self) -> None:
+        """Read the client's frames in this thread (`frames.FrameReader`) until it leaves."""
+        reader = FrameReader(self._max_message)
+        try:
+            while not self.outbox.finished:
+                data = self.ws.sock.recv(READ_SIZE)
+                if not data:
+                    break
+                for message in reader.feed(data):
+                    if not isinstance(message, Control):
+                        self._handle(message)
+                    elif message.opcode == OP_PING:
+                        pong = control_frame(OP_PONG, message.payload)
+                        if not self._send_now(pong):
+                            self._queue(pong)
+                    elif message.opcode == OP_PONG:
+                        self.ws.pong_received = True
+                    else:  # the client closes: answer with its code, as the RFC asks
+                        code = message.close_code()
+                        self._close_now(Close(code if code in ECHOED_CLOSE_CODES else 1000, ""))
+                        return
+        except ProtocolError as exc:
+            self._close_now(Close(exc.code, exc.reason))
+        except OSError:
+            self.ws.connected = False
+
+    def _close_now(self, close: Close) -> None:
+        """Send the close frame from this thread, before the request ends (and closes with 1000)."""
+        self.outbox.finish(close)
+        with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
+            self.ws.close(reason=close.code, message=close.reason)
 
     def deliver(self, update: Update) -> None:
         """Send or queue a change (the fan-out's thread); a full outbox closes the socket with 1008."""
@@ -244,6 +307,9 @@ class Connection:
     def _drop(self, close: Close) -> None:
         self.outbox.finish(close)
         # A writer stuck on a peer that reads nothing cannot send the close frame: cut it then.
+        self._cut_later()
+
+    def _cut_later(self) -> None:
         timer = threading.Timer(self.close_grace, self._cut)
         timer.daemon = True
         timer.start()
@@ -313,6 +379,7 @@ class Connection:
                 if isinstance(item, Close):
                     with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
                         self.ws.close(reason=item.code, message=item.reason)
+                    self._cut_later()  # a reader waiting on a peer that never answers ends then
                     return
                 if isinstance(item, Update):
                     self._send_update(item)

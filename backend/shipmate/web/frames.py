@@ -1,0 +1,128 @@
+"""The client's WebSocket frames, read without wsproto (RFC 6455, section 5) for sockets with no extension.
+
+simple-websocket reads each socket in a thread of its own and parses frames with wsproto, then
+hands every message to the request's thread: for the one small frame of each action that is two
+thread switches and more Python than the action's rules. A socket that negotiated no extension
+(`permessage-deflate` is the only one a browser offers) is read here instead, in the request's own
+thread: `FrameReader` turns bytes into messages and control frames, and refuses what a client must
+not send, with the close code the RFC gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OP_TEXT, OP_BINARY, OP_CONTINUATION, OP_CLOSE, OP_PING, OP_PONG = 0x1, 0x2, 0x0, 0x8, 0x9, 0xA
+
+
+class ProtocolError(Exception):
+    """The client broke the protocol; close the socket with `code`."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """A control frame: close, ping or pong, with its payload."""
+
+    opcode: int
+    payload: bytes
+
+    def close_code(self) -> int:
+        """Return the status code of a close frame (1005 when it carries none)."""
+        return int.from_bytes(self.payload[:2], "big") if len(self.payload) >= 2 else 1005
+
+
+Message = str | bytes | Control
+
+
+def unmask(payload: bytes, mask: bytes) -> bytes:
+    """XOR `payload` with the 4-byte `mask`, repeated (section 5.3)."""
+    size = len(payload)
+    key = (mask * (size // 4 + 1))[:size]
+    return (int.from_bytes(payload, "little") ^ int.from_bytes(key, "little")).to_bytes(size, "little")
+
+
+class FrameReader:
+    """Turn the bytes a client sends into its messages and control frames, in order."""
+
+    def __init__(self, max_message: int) -> None:
+        self.max_message = max_message
+        self._buffer = b""
+        self._opcode: int | None = None  # the data message being reassembled from fragments
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def feed(self, data: bytes) -> list[Message]:
+        """Take more bytes; return every message and control frame they complete."""
+        self._buffer += data
+        out: list[Message] = []
+        while (frame := self._frame()) is not None:
+            fin, opcode, payload = frame
+            if opcode >= OP_CLOSE:
+                out.append(Control(opcode, payload))
+                continue
+            if opcode == OP_CONTINUATION:
+                if self._opcode is None:
+                    raise ProtocolError(1002, "continuation without a message")
+            elif self._opcode is not None:
+                raise ProtocolError(1002, "a new message inside a fragmented one")
+            else:
+                self._opcode = opcode
+            self._size += len(payload)
+            if self._size > self.max_message:
+                raise ProtocolError(1009, "message too big")
+            self._parts.append(payload)
+            if fin:
+                body, kind = b"".join(self._parts), self._opcode
+                self._opcode, self._parts, self._size = None, [], 0
+                if kind == OP_BINARY:
+                    out.append(body)
+                else:
+                    try:
+                        out.append(body.decode())
+                    except UnicodeDecodeError:
+                        raise ProtocolError(1007, "text that is not UTF-8") from None
+        return out
+
+    def _frame(self) -> tuple[bool, int, bytes] | None:
+        buffer = self._buffer
+        if len(buffer) < 2:
+            return None
+        first, second = buffer[0], buffer[1]
+        fin, opcode, size = bool(first & 0x80), first & 0x0F, second & 0x7F
+        if first & 0x70:
+            raise ProtocolError(1002, "reserved bits set with no extension")
+        if not second & 0x80:
+            raise ProtocolError(1002, "a client frame must be masked")
+        if opcode not in (OP_TEXT, OP_BINARY, OP_CONTINUATION, OP_CLOSE, OP_PING, OP_PONG):
+            raise ProtocolError(1002, f"unknown opcode {opcode}")
+        if opcode >= OP_CLOSE and (size > 125 or not fin):
+            raise ProtocolError(1002, "control frames are short and whole")
+        start = 2
+        if size == 126:
+            start = 4
+            if len(buffer) < start:
+                return None
+            size = int.from_bytes(buffer[2:4], "big")
+        elif size == 127:
+            start = 10
+            if len(buffer) < start:
+                return None
+            size = int.from_bytes(buffer[2:10], "big")
+        if size > self.max_message:
+            raise ProtocolError(1009, "message too big")
+        end = start + 4 + size
+        if len(buffer) < end:
+            return None
+        payload = unmask(buffer[start + 4:end], buffer[start:start + 4])
+        self._buffer = buffer[end:]
+        return fin, opcode, payload
+
+
+def control_frame(opcode: int, payload: bytes = b"") -> bytes:
+    """Return an unmasked control frame as a server sends it (payload at most 125 bytes)."""
+    return bytes((0x80 | opcode, len(payload))) + payload
