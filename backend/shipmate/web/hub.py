@@ -30,6 +30,9 @@ from ..store.games import dumpb, loads, node_url
 
 log = logging.getLogger(__name__)
 
+TICK_BATCH = 200
+"""Sockets the timer handles before it lets other threads run (a process may hold 18,000)."""
+
 SUBSCRIBE_WAIT = 5.0
 """Seconds a new socket waits for its game's subscription before its snapshot (a safety net)."""
 
@@ -355,8 +358,10 @@ class Hub:
             for name, interval in self._intervals.items():
                 if now >= due[name]:
                     due[name] = now + interval
-                    for sock in sockets:
+                    for count, sock in enumerate(sockets, 1):
                         getattr(sock, name)()
+                        if count % TICK_BATCH == 0:
+                            time.sleep(0)  # let the tables play between batches of thousands
 
     def _run(self) -> None:
         subscription = self._connect(first=True)
