@@ -7,8 +7,8 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -153,6 +153,19 @@ def connect(url: str) -> redis.Redis:
     )
 
 
+def pack(args: tuple[Any, ...]) -> bytes:
+    """Return a command in the Redis protocol (RESP): its arguments as bulk strings.
+
+    redis-py packs every command in several generic steps; the store's commands are bytes, text
+    and integers only.
+    """
+    parts = [b"*%d\r\n" % len(args)]
+    for arg in args:
+        data = arg if isinstance(arg, bytes) else str(arg).encode()
+        parts += (b"$%d\r\n" % len(data), data, b"\r\n")
+    return b"".join(parts)
+
+
 class Commands:
     """The store's hot commands on one plain Redis, without redis-py's per-command machinery.
 
@@ -181,7 +194,7 @@ class Commands:
             except IndexError:
                 connection = self._make()
             try:
-                connection.send_command(*args)
+                connection.send_packed_command([pack(args)])
                 reply = connection.read_response()
             except redis.ResponseError:
                 self._idle.append(connection)  # an error reply was read whole: the connection is clean
@@ -227,12 +240,15 @@ class Remember:
     answer: Callable[[Change], Any]
 
 
-@contextmanager
-def _redis_errors() -> Iterator[None]:
-    try:
-        yield
-    except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as exc:
-        raise Unavailable(str(exc)) from exc
+class _redis_errors:  # used like a function: `with _redis_errors():`
+    """Turn redis-py's errors of an unreachable Redis into Unavailable (a class: cheaper than a generator)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, trace: Any) -> None:
+        if isinstance(exc, (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)):
+            raise Unavailable(str(exc)) from exc
 
 
 ROLE_CACHE_SIZE = 100_000

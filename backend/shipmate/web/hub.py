@@ -17,7 +17,7 @@ import struct
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -68,15 +68,17 @@ class Update:
             parts = self._parts[key] = (dumpb(shown["events"]), dumpb(shown["state"]))
         return parts
 
+    def _pieces(self, viewer: Viewer, since: int) -> tuple[bytes, ...]:
+        events, state = self._parts_for(viewer, since)
+        return (b'{"type":"update","version":', str(self.version).encode(), b',"events":', events,
+                b',"state":', state, b"}")
+
     def payload_for(self, viewer: Viewer, since: int) -> bytes:
         """Return the update message for `viewer` as UTF-8 JSON, with the events after `since`."""
         key = (viewer, max(since, self.first - 1))
         payload = self._payloads.get(key)
         if payload is None:
-            events, state = self._parts_for(*key)
-            payload = self._payloads[key] = b"".join((
-                b'{"type":"update","version":', str(self.version).encode(),
-                b',"events":', events, b',"state":', state, b"}"))
+            payload = self._payloads[key] = b"".join(self._pieces(*key))
         return payload
 
     def body_for(self, viewer: Viewer) -> dict[str, Any]:
@@ -91,22 +93,27 @@ class Update:
         return self.payload_for(viewer, since).decode()
 
     def frame_for(self, viewer: Viewer, since: int) -> bytes:
-        """Return `payload_for` as a whole WebSocket frame, made once and shared like the payload."""
+        """Return `payload_for` as a whole WebSocket frame, made once (in one copy) and shared."""
         key = (viewer, max(since, self.first - 1))
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = text_frame(self.payload_for(viewer, since))
+            pieces = self._pieces(*key)
+            frame = self._frames[key] = b"".join((frame_header(sum(map(len, pieces))), *pieces))
         return frame
 
 
-def text_frame(payload: bytes) -> bytes:
-    """Return an unmasked, unfragmented WebSocket text frame (RFC 6455, 5.2), as a server sends it."""
-    size = len(payload)
+def frame_header(size: int) -> bytes:
+    """Return the header of an unmasked, unfragmented text frame of `size` bytes (RFC 6455, 5.2)."""
     if size < 126:
-        return bytes((0x81, size)) + payload
+        return bytes((0x81, size))
     if size < 1 << 16:
-        return struct.pack("!BBH", 0x81, 126, size) + payload
-    return struct.pack("!BBQ", 0x81, 127, size) + payload
+        return struct.pack("!BBH", 0x81, 126, size)
+    return struct.pack("!BBQ", 0x81, 127, size)
+
+
+def text_frame(payload: bytes) -> bytes:
+    """Return `payload` as an unmasked, unfragmented WebSocket text frame, as a server sends it."""
+    return frame_header(len(payload)) + payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +278,20 @@ class Subscription:
         self._connection.disconnect()
 
 
+class Holding:
+    """`Hub.committing` as a context manager (a class: cheaper than a generator, once per action)."""
+
+    def __init__(self, hub: Hub, code: str) -> None:
+        self._hub = hub
+        self._code = code
+
+    def __enter__(self) -> None:
+        self._hub._hold(self._code)
+
+    def __exit__(self, *_: object) -> None:
+        self._hub._unhold(self._code)
+
+
 class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
@@ -390,8 +411,7 @@ class Hub:
                 if subscribed is not None:
                     subscribed.set()
 
-    @contextlib.contextmanager
-    def committing(self, code: str) -> Iterator[None]:
+    def committing(self, code: str) -> Holding:
         """Hold back a game's published changes while this process commits one of its own.
 
         The publish of a change this process commits often arrives before the commit's reply. Held
@@ -399,16 +419,18 @@ class Hub:
         (`committed`); changes of other processes held meanwhile go out first, in order, and
         whatever is still held when the commit ends (a refusal, an error) goes out then.
         """
+        return Holding(self, code)
+
+    def _hold(self, code: str) -> None:
         with self._lock:
             self._committing[code] += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._committing[code] -= 1
-                if self._committing[code] <= 0:
-                    del self._committing[code]
-            self._release(code)
+
+    def _unhold(self, code: str) -> None:
+        with self._lock:
+            self._committing[code] -= 1
+            if self._committing[code] <= 0:
+                del self._committing[code]
+        self._release(code)
 
     def committed(self, code: str, state: State, events: list[Event]) -> None:
         """Hand a change this process just committed to its sockets at once, ahead of its publish.
