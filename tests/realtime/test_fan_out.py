@@ -165,3 +165,11 @@ def test_a_frame_the_buffer_takes_in_part_is_finished_by_the_writer_before_anyth
     while ws.wire != expected and time.monotonic() < deadline:
         time.sleep(0.01)
     assert ws.wire == expected  # the first 10 bytes at once, every other byte by the writer, in order
+
+
+def test_settings_from_the_environment_take_the_type_of_their_default() -> None:
+    from shipmate.web.config import from_environment
+
+    settings = from_environment({"WS_COMPRESSION": "false", "WS_QUEUE_SIZE": "8", "WS_CLOSE_GRACE": "0.5"})
+    assert settings == {"WS_COMPRESSION": False, "WS_QUEUE_SIZE": 8, "WS_CLOSE_GRACE": 0.5}
+    assert from_environment({"WS_COMPRESSION": "1"}) == {"WS_COMPRESSION": True}

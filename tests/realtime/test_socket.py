@@ -294,3 +294,48 @@ def test_a_socket_that_stops_reading_holds_up_nobody_and_gets_every_frame_whole_
         versions_seen += [m["version"] for m in messages if m["type"] in ("snapshot", "update")]
     assert versions_seen == list(range(start, start + 2 * ROUNDS + 1))
     stuck.close()
+
+
+def test_compression_is_accepted_only_when_configured(start_server: StartServer) -> None:
+    offer = {"header": ["Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits"]}
+    for setting, accepted in (("0", False), ("1", True)):
+        base = start_server(WS_COMPRESSION=setting, **TEST_LIMITS)
+        game = Game.create(base)
+        sock = game.socket(**offer)
+        extensions = sock.ws.getheaders().get("sec-websocket-extensions", "")
+        assert ("permessage-deflate" in extensions) is accepted
+        sock.close()
+
+
+def test_a_compressed_socket_plays_like_any_other(start_server: StartServer) -> None:
+    from wsproto import WSConnection
+    from wsproto.connection import ConnectionType
+    from wsproto.events import AcceptConnection, Request, TextMessage
+    from wsproto.extensions import PerMessageDeflate
+
+    base = start_server(WS_COMPRESSION="1", **TEST_LIMITS)
+    game = Game.create(base)
+    game.seat(2)
+    raw = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), timeout=10)
+    client = WSConnection(ConnectionType.CLIENT)
+    raw.sendall(client.send(Request(host="x", target=f"/ws/games/{game.code}?token={game.players['p1']}",
+                                    extensions=[PerMessageDeflate()])))
+    accepted, messages = [], []
+
+    def until(kind: str) -> dict[str, object]:
+        while not any(m["type"] == kind for m in messages):
+            client.receive_data(raw.recv(65536))
+            for event in client.events():
+                if isinstance(event, AcceptConnection):
+                    accepted.append(event)
+                elif isinstance(event, TextMessage):
+                    messages.append(json.loads(event.data))
+        return messages.pop(next(i for i, m in enumerate(messages) if m["type"] == kind))
+
+    snapshot = until("snapshot")
+    assert [type(e) for e in accepted[0].extensions] == [PerMessageDeflate]  # compressed both ways
+    roll = {"type": "action", "id": 1, "action": {"type": "roll"}}
+    raw.sendall(client.send(TextMessage(data=json.dumps(roll))))
+    update, result = until("update"), until("result")
+    assert update["version"] == result["version"] == snapshot["version"] + 1 and result["status"] == 200
+    raw.close()

@@ -38,6 +38,11 @@ DEFAULTS: dict[str, Any] = {
     "WS_MAX_PER_ADDRESS": 32,
     # WebSocket: seconds a socket closed for overflowing may take to say goodbye before it is cut.
     "WS_CLOSE_GRACE": 5.0,
+    # WebSocket: accept permessage-deflate when a browser offers it. Off: an update (~2.5 kB) is
+    # nothing on a table's Wi-Fi, while compressing it costs the server once per socket instead
+    # of once per viewer, and takes such sockets off the fast path (docs/PERFORMANCE.md: about a
+    # third of the actions/s).
+    "WS_COMPRESSION": False,
 }
 
 
@@ -46,7 +51,9 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for name, default in DEFAULTS.items():
         if name in environ:
-            settings[name] = type(default)(environ[name])
+            value = environ[name]
+            settings[name] = (value.strip().lower() in ("1", "true", "yes", "on")
+                              if isinstance(default, bool) else type(default)(value))
     return settings
 
 

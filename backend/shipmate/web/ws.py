@@ -140,6 +140,8 @@ def check_handshake() -> None:
     if not counts.claim(*claim):
         raise TooManySockets()
     g.socket_claim = claim
+    if not current_app.config["WS_COMPRESSION"]:  # simple-websocket accepts any offer it sees
+        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
 
 @bp.teardown_request
