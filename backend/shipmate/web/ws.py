@@ -157,8 +157,9 @@ def game_socket(ws: Any, code: str) -> None:
     """Serve one socket until it closes."""
     hub: Hub = current_app.extensions["shipmate.hub"]
     token, language = request.args.get("token"), request_language()
-    # A client that offered permessage-deflate gets compressed frames from wsproto, one socket at a
-    # time; every other client gets each update as a frame made once per viewer and shared.
+    # A client whose permessage-deflate offer was accepted (WS_COMPRESSION) gets compressed frames
+    # from wsproto, one socket at a time; every other client gets each update as a frame made once
+    # per viewer and shared, and is read by `_read_frames`.
     plain = "permessage-deflate" not in request.headers.get("Sec-WebSocket-Extensions", "")
     Connection(ws, code, g.caller, token, language, hub, service.store(), current_app.config,
                plain=plain).serve()
