@@ -109,7 +109,7 @@ def test_a_shared_frame_is_the_frame_wsproto_would_send() -> None:
     from wsproto.connection import ConnectionType
     from wsproto.events import TextMessage
 
-    from shipmate.web.hub import text_frame
+    from shipmate.web.frames import text_frame
 
     server = Protocol(ConnectionType.SERVER)
     for size in (0, 1, 125, 126, 127, 65535, 65536, 70000):

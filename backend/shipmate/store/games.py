@@ -153,6 +153,12 @@ def connect(url: str) -> redis.Redis:
     )
 
 
+def new_connection(client: redis.Redis) -> Any:
+    """Return a new, unconnected redis-py connection with `client`'s settings (URL, timeouts, checks)."""
+    pool = client.connection_pool
+    return pool.connection_class(**pool.connection_kwargs)
+
+
 def pack(args: tuple[Any, ...]) -> bytes:
     """Return a command in the Redis protocol (RESP): its arguments as bulk strings.
 
@@ -179,8 +185,7 @@ class Commands:
     """
 
     def __init__(self, client: redis.Redis, retries: int = 2) -> None:
-        pool = client.connection_pool
-        self._make: Callable[[], Any] = lambda: pool.connection_class(**pool.connection_kwargs)
+        self._make: Callable[[], Any] = lambda: new_connection(client)
         self._idle: list[Any] = []  # redis.Connection, whose methods are untyped
         self._backoff = ExponentialBackoff(cap=0.2, base=0.02)
         self._retries = retries

@@ -1,15 +1,16 @@
-"""The client's WebSocket frames, read without wsproto (RFC 6455, section 5) for sockets with no extension.
+"""WebSocket frames without wsproto (RFC 6455, section 5) for sockets with no extension.
 
 simple-websocket reads each socket in a thread of its own and parses frames with wsproto, then
 hands every message to the request's thread: for the one small frame of each action that is two
 thread switches and more Python than the action's rules. A socket that negotiated no extension
 (`permessage-deflate` is the only one a browser offers) is read here instead, in the request's own
 thread: `FrameReader` turns bytes into messages and control frames, and refuses what a client must
-not send, with the close code the RFC gives.
+not send, with the close code the RFC gives. The server's own frames are made here too.
 """
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 OP_TEXT, OP_BINARY, OP_CONTINUATION, OP_CLOSE, OP_PING, OP_PONG = 0x1, 0x2, 0x0, 0x8, 0x9, 0xA
@@ -126,3 +127,17 @@ class FrameReader:
 def control_frame(opcode: int, payload: bytes = b"") -> bytes:
     """Return an unmasked control frame as a server sends it (payload at most 125 bytes)."""
     return bytes((0x80 | opcode, len(payload))) + payload
+
+
+def frame_header(size: int) -> bytes:
+    """Return the header of an unmasked, unfragmented text frame of `size` bytes (RFC 6455, 5.2)."""
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, size)
+    return struct.pack("!BBQ", 0x81, 127, size)
+
+
+def text_frame(payload: bytes) -> bytes:
+    """Return `payload` as an unmasked, unfragmented WebSocket text frame, as a server sends it."""
+    return frame_header(len(payload)) + payload

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import struct
 import threading
 import time
 from collections import Counter, deque
@@ -26,7 +25,8 @@ import redis
 
 from ..rules import Event, State, Viewer
 from ..store import GameStore, Unavailable, keys
-from ..store.games import dumpb, loads, node_url
+from ..store.games import dumpb, loads, new_connection, node_url
+from .frames import frame_header
 
 log = logging.getLogger(__name__)
 
@@ -100,20 +100,6 @@ class Update:
             pieces = self._pieces(*key)
             frame = self._frames[key] = b"".join((frame_header(sum(map(len, pieces))), *pieces))
         return frame
-
-
-def frame_header(size: int) -> bytes:
-    """Return the header of an unmasked, unfragmented text frame of `size` bytes (RFC 6455, 5.2)."""
-    if size < 126:
-        return bytes((0x81, size))
-    if size < 1 << 16:
-        return struct.pack("!BBH", 0x81, 126, size)
-    return struct.pack("!BBQ", 0x81, 127, size)
-
-
-def text_frame(payload: bytes) -> bytes:
-    """Return `payload` as an unmasked, unfragmented WebSocket text frame, as a server sends it."""
-    return frame_header(len(payload)) + payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,8 +232,7 @@ class Subscription:
     """
 
     def __init__(self, client: redis.Redis) -> None:
-        pool = client.connection_pool
-        self._connection: Any = pool.connection_class(**pool.connection_kwargs)
+        self._connection: Any = new_connection(client)
         self._writing = threading.Lock()
 
     def connect(self) -> None:

@@ -20,16 +20,16 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
-from wsproto.events import Ping as WsPing
 
 from ..rules import Viewer, view_for
 from ..store import GameStore, Unavailable
 from ..store.games import Change, dumpb, dumps
 from . import service
 from .api import parse_json
+from .config import DEFAULTS
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
-from .frames import OP_PING, OP_PONG, Control, FrameReader, ProtocolError, control_frame
-from .hub import PING, PROBE, Close, Hub, Outbox, Ping, Probe, Resume, Update, text_frame
+from .frames import OP_PING, OP_PONG, Control, FrameReader, ProtocolError, control_frame, text_frame
+from .hub import PING, PROBE, Close, Hub, Outbox, Ping, Probe, Resume, Update
 from .service import Caller
 
 bp = Blueprint("ws", __name__)
@@ -181,7 +181,7 @@ class Connection:
         self.version = -1
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
         self.close_grace = float(config["WS_CLOSE_GRACE"])
-        self._max_message = int(config.get("MAX_CONTENT_LENGTH", 64 * 1024))
+        self._max_message = int(config.get("MAX_CONTENT_LENGTH", DEFAULTS["MAX_CONTENT_LENGTH"]))
         self._write_lock = threading.Lock()
         self._plain = plain  # no WebSocket extension: frames are written here, not by wsproto
         # Under gevent, an update may be written by the thread that fans it out (see `_write_now`).
@@ -390,7 +390,7 @@ class Connection:
                     self._send(dumps({"type": "ping", "version": self._latest()}))
                 elif isinstance(item, Probe):
                     with self._write_lock:
-                        self.ws.sock.sendall(self.ws.ws.send(WsPing()))
+                        self.ws.sock.sendall(control_frame(OP_PING))  # never compressed
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 elif isinstance(item, str):
