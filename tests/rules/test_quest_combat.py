@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shipmate.rules import HOST, InvalidAction, apply
+from shipmate.rules import HOST, PUBLIC, InvalidAction, apply, view_for
 from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     act,
@@ -122,6 +122,7 @@ def sinking_p2(**have: int) -> dict:
 def test_c7_crew_0_sinks_the_ship_which_returns_with_crew_1_and_skips_a_turn() -> None:
     state = act(sinking_p2(wood=3, iron=2), FIRE, p("p1"))
     assert ship(state, "p2")["crew"] == 1 and state["players"]["p2"]["skip_turns"] == 1
+    assert state["players"]["p2"]["skip_reason"] == {"rule": "C7", "by": "p1"}
     assert state["combat"]["stage"] == "salvage" and state["combat"]["keep"] == 2
 
 
@@ -164,6 +165,14 @@ def test_c8_surrender_hands_over_every_resource_but_keeps_the_goods() -> None:
         r: n for r, n in before.items() if r not in ("food", "coal")}
     assert ship(state, "p2")["goods"] == [{"quest": "qz", "step": 0, "good": "silk"}]
     assert state["players"]["p2"]["skip_turns"] == 1
+    assert state["players"]["p2"]["skip_reason"] == {"rule": "C8", "by": "p1"}
+
+
+def test_c8_the_reason_to_skip_lasts_until_the_skipped_turn_has_passed() -> None:
+    state = act(act(fighting(), {"type": "surrender"}, p("p2")), {"type": "accept_surrender"}, p("p1"))
+    assert view_for(state, PUBLIC)["players"][1]["skip_reason"] == {"rule": "C8", "by": "p1"}
+    state = pass_turn(state)  # p2's turn is the one skipped
+    assert state["players"]["p2"]["skip_turns"] == 0 and state["players"]["p2"]["skip_reason"] is None
 
 
 def test_c8_a_fight_won_by_surrender_counts_for_a_fight_quest() -> None:

@@ -32,7 +32,7 @@ from tests.rules.quest import (
 VIEW_KEYS = {"code", "game", "version", "phase", "round", "seed_hash", "seed", "host", "you",
              "turn", "players", "offers", "combat", "event", "winner"}
 PLAYER_KEYS = {"id", "name", "character", "land_resource", "resources", "ships", "level",
-               "completed", "quest_count", "quests", "skip_turns"}
+               "completed", "quest_count", "quests", "skip_turns", "skip_reason"}
 
 
 def test_v1_the_edge_wins_only_after_every_gold_quest() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from shipmate.rules import HOST, die, view_for
+import pytest
+
+from shipmate.rules import DICE, HOST, PUBLIC, Forbidden, apply, die, view_for
 from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     SEED,
@@ -36,6 +38,20 @@ def test_t1_the_table_dice_device_rolls_for_the_active_player_with_the_host_toke
     assert state["turn"]["rolled"] and state["turn"]["player"] == "p1"
     assert resources(state, "p1") == resources(rolled(game(2)), "p1")
     refused(state, {"type": "roll"}, HOST, "T1")
+
+
+def test_t1_a_linked_dice_device_rolls_for_the_active_player_and_does_nothing_else() -> None:
+    state = act(game(2), {"type": "roll"}, DICE)
+    assert state["turn"]["rolled"] and state["turn"]["player"] == "p1"
+    assert resources(state, "p1") == resources(rolled(game(2)), "p1")
+    refused(state, {"type": "roll"}, DICE, "T1")
+    for action in ({"type": "end_turn"}, {"type": "market", "give": "wood", "get": "iron"},
+                   {"type": "adjust", "player": "p1", "resources": {"wood": 1}, "reason": "x"},
+                   {"type": "undo"}):
+        with pytest.raises(Forbidden):
+            apply(state, action, DICE)
+    assert view_for(state, DICE) == view_for(state, PUBLIC) | {"host": False}
+    assert all(p["quests"] is None for p in view_for(state, DICE)["players"])
 
 
 def test_t1_nothing_happens_before_the_roll_and_a_turn_has_one_roll() -> None:

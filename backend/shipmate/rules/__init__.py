@@ -1,6 +1,7 @@
 """The pure rules core (see README.md beside this file)."""
 
 from .core import (
+    DICE,
     HOST,
     PUBLIC,
     Action,
@@ -15,6 +16,7 @@ from .core import (
     evolve,
     game_named,
     game_names,
+    has_dice_device,
     register,
     replay,
     ruleset,
@@ -32,6 +34,7 @@ from .errors import (
 )
 
 __all__ = [
+    "DICE",
     "HOST",
     "PUBLIC",
     "Action",
@@ -55,6 +58,7 @@ __all__ = [
     "evolve",
     "game_named",
     "game_names",
+    "has_dice_device",
     "register",
     "replay",
     "ruleset",

@@ -26,25 +26,32 @@ Action = Mapping[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
-    """Who acts or looks: a player (by id), the host, or nobody in particular (the public screen)."""
+    """Who acts or looks: a player (by id), the host, the table's dice device, or nobody in particular.
+
+    The dice device sees the public view and may only roll for whoever's turn it is (T1).
+    """
 
     player: str | None = None
     host: bool = False
+    dice: bool = False
 
     @property
     def public(self) -> bool:
-        """True for the shared screen's view, which holds no secret."""
+        """True for the views that hold no secret: the shared screen's and the dice device's."""
         return self.player is None and not self.host
 
 
 PUBLIC = Viewer()
 HOST = Viewer(host=True)
+DICE = Viewer(dice=True)
 
 
 class Game(Protocol):
     """What a game package provides to the core."""
 
     name: str
+    dice_device: bool
+    """Whether a table device may be linked that rolls the dice for whoever's turn it is."""
 
     def created(self, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
         """Return the game's first event, or raise InvalidAction for bad options."""
@@ -181,6 +188,11 @@ def event_view_for(state: State, event: Event, viewer: Viewer) -> Event:
     if event["type"] == "ActionUndone":
         return {k: v for k, v in event.items() if k != "state"}
     return _game_of(state).event_view_for(event, viewer)
+
+
+def has_dice_device(state: State) -> bool:
+    """Return whether the game's table may link a dice device (a token that only rolls)."""
+    return _game_of(state).dice_device
 
 
 def ruleset(state: State) -> dict[str, Any]:

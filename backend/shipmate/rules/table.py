@@ -168,6 +168,7 @@ class PureGame:
     view_for: Callable[[State, Viewer], State]
     event_view_for: Callable[[Event, Viewer], Event]
     ruleset: Callable[[State], dict[str, Any]]
+    dice_device: bool = False
 
     def created(self, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
         """Return the first event: the code, the secret seed, its commitment, the checked options."""

@@ -75,6 +75,17 @@ return 0
 """
 
 
+# KEYS: the game's tokens. ARGV: a token hash and its role JSON. Adds the token only to a game that
+# exists (every game has its host's token); the hash keeps the game's own expiry.
+_GRANT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
 class Unavailable(Exception):
     """Redis cannot be reached right now; nothing was changed."""
 
@@ -276,6 +287,7 @@ class GameStore:
         self.idle_ttl = idle_ttl
         self._commit = client.register_script(_COMMIT)
         self._forget = client.register_script(_FORGET)
+        self._grant = client.register_script(_GRANT)
         # A cluster client routes each command to its shard itself; a plain Redis takes the lean path.
         self._commands = None if isinstance(client, redis.RedisCluster) else Commands(client)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
@@ -378,7 +390,7 @@ class GameStore:
         return None if raw is None else int(raw)
 
     def role(self, code: str, token_hash: str) -> dict[str, Any] | None:
-        """Return what a token may do in a game (``{"player": id}`` or ``{"host": True}``)."""
+        """Return what a token may do: ``{"player": id}``, ``{"host": True}`` or ``{"dice": True}``."""
         known = self._roles.get((code, token_hash))
         if known is not None:
             return known
@@ -391,6 +403,11 @@ class GameStore:
         role: dict[str, Any] = loads(raw)
         self._roles[(code, token_hash)] = role
         return role
+
+    def grant(self, code: str, token_hash: str, role: dict[str, Any]) -> bool:
+        """Give a new token `role` in a game without a change (a table device); False for no game."""
+        with _redis_errors():
+            return bool(self._grant(keys=[keys.tokens(code)], args=[token_hash, dumps(role)]))
 
     def events_since(self, code: str, since: int) -> list[Event]:
         """Return every event of the versions after `since`, in order."""

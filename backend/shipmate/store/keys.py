@@ -21,7 +21,7 @@ def events(code: str) -> str:
 
 
 def tokens(code: str) -> str:
-    """Hash of SHA-256(token) → role JSON (``{"player": "p1"}`` or ``{"host": true}``)."""
+    """Hash of SHA-256(token) → role JSON (``{"player": "p1"}``, ``{"host": true}`` or ``{"dice": true}``)."""
     return f"game:{{{code}}}:tokens"
 
 

@@ -77,6 +77,12 @@ def state(code: str) -> Response:
     return _json(service.view(code, bearer_token()))
 
 
+@bp.post("/api/games/<code>/dice-device")
+def dice_device(code: str) -> Response:
+    """Link a table device that rolls for whoever's turn it is (host only); the answer holds its link."""
+    return _json(service.link_dice_device(code, bearer_token()), 201)
+
+
 @bp.get("/api/games/<code>/ruleset")
 def ruleset(code: str) -> Response:
     """Return the ruleset data the game is played with."""

@@ -105,7 +105,8 @@ def build_spec() -> dict[str, Any]:
                    info={"description": "The phone companion for sea-trading board games: "
                                         f"{', '.join(GAMES)} (DESIGN.md)."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for name in ("Error", "Health", "GameCreated", "Joined", "Event", "ActionResult", "EventList", "Join"):
+    for name in ("Error", "Health", "GameCreated", "Joined", "DiceDevice", "Event", "ActionResult",
+                 "EventList", "Join"):
         spec.components.schema(name, schema=getattr(common, f"{name}Schema"))
     games = {name: _game_components(spec, game) for name, game in GAMES.items()}
     spec.components.schema("CreateGame", {
@@ -144,6 +145,11 @@ def build_spec() -> dict[str, Any]:
         "summary": "Join the lobby",
         "requestBody": {"required": True, "content": {"application/json": {"schema": "Join"}}},
         "responses": {201: _json("Joined", "Joined"), **_errors(400, 404, 409, 413, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/dice-device", parameters=[CODE], operations={"post": {
+        "summary": "Link a table device that rolls for whoever's turn it is (host only; games with dice)",
+        "security": bearer,
+        "responses": {201: _json("DiceDevice", "Linked"), **_errors(400, 401, 403, 404, 429, 503)},
     }})
     spec.path(path="/api/games/{code}/ruleset", parameters=[CODE], operations={"get": {
         "summary": "The ruleset data the game is played with",

@@ -10,9 +10,25 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
+import segno
 from flask import current_app, request
 
-from ..rules import PUBLIC, Action, Event, ShipmateError, State, Viewer, create, event_view_for, view_for
+from ..rules import (
+    DICE,
+    HOST,
+    PUBLIC,
+    Action,
+    Event,
+    Forbidden,
+    ShipmateError,
+    State,
+    Viewer,
+    create,
+    event_view_for,
+    has_dice_device,
+    text,
+    view_for,
+)
 from ..store import Conflict, GameStore, Remember, Unavailable, hash_token
 from ..store.games import Change
 from .errors import (
@@ -67,7 +83,7 @@ def authenticate(code: str, token: str | None) -> Caller:
         token_hash = hash_token(token)
         role = store().role(code, token_hash)
         if role is not None:
-            viewer = Viewer(host=True) if role.get("host") else Viewer(player=role["player"])
+            viewer = HOST if role.get("host") else DICE if role.get("dice") else Viewer(player=role["player"])
             return Caller(viewer, token_hash)
     limit("lookups")
     if store().load(code) is None:
@@ -104,9 +120,37 @@ def new_code() -> str:
 
 
 def join_url(code: str) -> str:
-    """Return the URL that lets a phone join the game (PUBLIC_URL, else this request's host)."""
-    base = current_app.config["PUBLIC_URL"] or request.host_url
-    return f"{base.rstrip('/')}/join/{code}"
+    """Return the URL that lets a phone join the game."""
+    return f"{site_url()}/join/{code}"
+
+
+def site_url() -> str:
+    """Return the base URL that phones open (PUBLIC_URL, else this request's host URL)."""
+    base: str = current_app.config["PUBLIC_URL"] or request.host_url
+    return base.rstrip("/")
+
+
+def link_dice_device(code: str, token: str | None) -> dict[str, str]:
+    """Give the table a dice device: a new token that sees the public view and only rolls (T1).
+
+    Only the host may hand the dice out; the link carries the token in its fragment, which a
+    browser never sends to a server, so it stays out of every log on the way.
+    """
+    if not token:
+        raise Unauthorized()
+    caller = authenticate(code, token)
+    if not caller.viewer.host:
+        raise Forbidden(text("Alleen de gastheer koppelt een dobbelapparaat.",
+                             "Only the host links a dice device."))
+    state = load_state(code)
+    if not has_dice_device(state):
+        raise BadRequest({"game": [f"{state['game']} has no dice device."]})
+    device_token = secrets.token_urlsafe(16)
+    if not store().grant(code, hash_token(device_token), {"dice": True}):
+        raise GameNotFound(code)
+    url = f"{site_url()}/dice/{code}#device={device_token}"
+    return {"token": device_token, "url": url,
+            "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2, dark="#000")}
 
 
 def create_game(body: Any) -> dict[str, str]:

@@ -12,5 +12,5 @@ from .views import event_view_for, view_for
 
 GAME = register(PureGame(
     name="quest1607", options=validate_options, decide=decide, evolve=evolve,
-    view_for=view_for, event_view_for=event_view_for, ruleset=ruleset,
+    view_for=view_for, event_view_for=event_view_for, ruleset=ruleset, dice_device=True,
 ))

@@ -233,8 +233,8 @@ def _start(ctx: Ctx) -> list[Event]:
 
 @handles("roll")
 def _roll_dice(ctx: Ctx) -> list[Event]:
-    if ctx.actor.host and ctx.state["phase"] == "playing":
-        # T1: the table's dice device holds the host token and rolls for whoever's turn it is
+    if (ctx.actor.host or ctx.actor.dice) and ctx.state["phase"] == "playing":
+        # T1: the table's dice device (or the host's phone) rolls for whoever's turn it is
         ctx = replace(ctx, actor=Viewer(player=ctx.state["turn"]["player"]))
     pid = _active(ctx, rolled=False)
     if ctx.state["turn"]["rolled"]:

@@ -105,7 +105,7 @@ def _joined(state: State, event: Event) -> State:
         # S2: ship 1 starts at Cannons 1, Sails 2, Crew 3
         "ships": [{**start, "sail_hits": 0, "goods": []}],
         "level": LEVELS[0], "completed": dict.fromkeys(LEVELS, 0),
-        "quests": [], "skip_turns": 0,
+        "quests": [], "skip_turns": 0, "skip_reason": None,
     }
     return {**state, "order": [*state["order"], pid], "players": {**state["players"], pid: player}}
 
@@ -266,7 +266,8 @@ def _sunk(state: State, event: Event) -> State:
     for goods in event["goods_lost"]:
         state = _quest(state, pid, goods["quest"], goods["step"], ship=None)
     player = state["players"][pid]
-    state = with_player(state, pid, skip_turns=player["skip_turns"] + event["skip_turns"])
+    state = with_player(state, pid, skip_turns=player["skip_turns"] + event["skip_turns"],
+                        skip_reason={"rule": "C7", "by": event["winner"]})
     return {**state, "combat": {**state["combat"], "stage": "salvage", "sunk": pid,
                                 "winner": event["winner"], "keep": event["keep"]}}
 
@@ -283,7 +284,8 @@ def _surrendered(state: State, event: Event) -> State:
     pid = event["player"]
     state = _resources(state, pid, event["resources"], -1)
     state = _resources(state, event["to"], event["resources"])
-    return with_player(state, pid, skip_turns=state["players"][pid]["skip_turns"] + event["skip_turns"])
+    return with_player(state, pid, skip_turns=state["players"][pid]["skip_turns"] + event["skip_turns"],
+                       skip_reason={"rule": "C8", "by": event["to"]})
 
 
 @folds("ResourcesKept")
@@ -317,7 +319,9 @@ def _combat_ended(state: State, event: Event) -> State:
 def _turn_ended(state: State, event: Event) -> State:
     players = dict(state["players"])
     for pid in event["skipped"]:
-        players[pid] = {**players[pid], "skip_turns": players[pid]["skip_turns"] - 1}
+        left = players[pid]["skip_turns"] - 1
+        players[pid] = {**players[pid], "skip_turns": left,
+                        "skip_reason": players[pid].get("skip_reason") if left else None}
     lapsed = set(event["lapsed"])
     return {
         **state, "players": players, "round": event["round"],

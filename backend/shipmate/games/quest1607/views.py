@@ -32,6 +32,8 @@ def _player(rules: Rules, player: dict[str, Any]) -> dict[str, Any]:
         "quest_count": len(player["quests"]),
         "quests": None,  # quest cards are private: view_for shows them to their owner only
         "skip_turns": player["skip_turns"],
+        # why the next turn is skipped: {"rule": "C7" (sunk) or "C8" (surrendered), "by": player_id}
+        "skip_reason": player.get("skip_reason"),
     }
 
 

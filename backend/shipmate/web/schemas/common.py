@@ -208,6 +208,14 @@ class GameCreatedSchema(Schema):
     join_url = fields.String(required=True)
 
 
+class DiceDeviceSchema(Schema):
+    """201 of POST /api/games/{code}/dice-device: the link that makes a device the table's dice."""
+
+    token = fields.String(required=True, metadata={"description": "sees the public view; only rolls (T1)"})
+    url = fields.String(required=True, metadata={"description": "/dice/{code}#device={token}"})
+    qr = fields.String(required=True, metadata={"description": "the url as a QR code (an SVG data: URI)"})
+
+
 class JoinedSchema(Schema):
     """201 of POST /api/games/{code}/players."""
 

@@ -242,6 +242,14 @@ class QuestViewSchema(View):
     progress = fields.List(fields.Dict(), required=True, metadata={"description": "per requirement: done"})
 
 
+class SkipReasonSchema(View):
+    """Why a player skips their next turn: the rule and the other side of the fight."""
+
+    rule = fields.String(required=True, validate=validate.OneOf(["C7", "C8"]))
+    by = fields.String(required=True,
+                       metadata={"description": "the winner (C7) or who took the surrender (C8)"})
+
+
 class PlayerViewSchema(View):
     """One player in the state view."""
 
@@ -258,6 +266,9 @@ class PlayerViewSchema(View):
     quests = fields.List(fields.Nested(QuestViewSchema), required=True, allow_none=True,
                          metadata={"description": "only in the owner's view; null elsewhere"})
     skip_turns = fields.Integer(required=True)
+    skip_reason = fields.Nested(
+        SkipReasonSchema, required=True, allow_none=True,
+        metadata={"description": "why the next turn is skipped (C7 sunk, C8 surrendered); null when none"})
 
 
 class OfferViewSchema(View):
