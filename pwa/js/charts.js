@@ -16,12 +16,14 @@ function marker(shape, x, y, colour) {
 /** A line chart: series = [{name, colour, values}], x = labels. */
 export function lineChart({ title, x, series, width = 640, height = 300, yLabels = null }) {
   const pad = { l: yLabels ? 70 : 44, r: 16, t: 28, b: 36 };
-  const max = yLabels ? yLabels.length - 1 : Math.max(1, ...series.flatMap((s) => s.values));
+  const values = series.flatMap((s) => s.values);
+  const max = yLabels ? yLabels.length - 1 : Math.max(1, ...values);
+  const min = yLabels ? 0 : Math.min(0, ...values); // nothing is ever drawn below the axis
   const n = Math.max(1, x.length - 1);
   const px = (i) => pad.l + (i * (width - pad.l - pad.r)) / n;
-  const py = (v) => height - pad.b - (v * (height - pad.t - pad.b)) / max;
+  const py = (v) => height - pad.b - ((v - min) * (height - pad.t - pad.b)) / (max - min);
   const ticks = yLabels ? yLabels.map((label, v) => [v, label])
-    : [...new Set([0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(max * f)))].map((v) => [v, String(v)]);
+    : [...new Set([0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(min + (max - min) * f)))].map((v) => [v, String(v)]);
   const grid = ticks.map(([v, label]) => `<line x1="${pad.l}" x2="${width - pad.r}" y1="${py(v)}" y2="${py(v)}" class="grid"/><text x="${pad.l - 6}" y="${py(v) + 4}" text-anchor="end">${escapeHtml(label)}</text>`).join('');
   const labels = x.map((label, i) => `<text x="${px(i)}" y="${height - pad.b + 18}" text-anchor="middle">${escapeHtml(label)}</text>`).join('');
   const lines = series.map((s, k) => {

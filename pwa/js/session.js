@@ -1,44 +1,92 @@
-// One open game on this page: its ruleset, its live state and the way to act on it.
+// One open game on this page: its ruleset, its live state, the events seen so far (the table's
+// story), and the way to act on it: every tap goes through the outbox, so none is lost to the Wi-Fi.
 import { api, ApiError } from './api.js';
 import { LiveGame } from './conn.js';
-import { lang } from './i18n.js';
-import { RESULT_TIMEOUT, actionFrame, answerOf, newKey } from './logic/actions.js';
+import { t } from './i18n.js';
 import { useRuleset } from './logic/format.js';
+import { EventLog } from './logic/story.js';
+import { Outbox } from './outbox.js';
 import { errorText, setConnection, toast } from './ui.js';
 
-export async function openGame(code, token, { onState, onEvents } = {}) {
+/** How many changes back a page's story starts; `history: 'all'` fetches every event instead. */
+const STORY_DEPTH = 100;
+
+/**
+ * Open game `code` as the bearer of `token` (null: the public view).
+ * `onState(state)` runs for each newer state, `onChange()` when the story or the waiting taps
+ * changed, `onEvents(fresh)` with events as they come live (not those fetched for the story).
+ */
+export async function openGame(code, token, { onState, onEvents, onChange, history = STORY_DEPTH } = {}) {
   const ruleset = await api.ruleset(code);
   useRuleset(ruleset);
-  const session = { code, token, ruleset, live: null, busy: false };
-  session.live = new LiveGame(code, token, {
-    onState: (state) => onState && onState(state),
-    onEvents: (events, state) => onEvents && onEvents(events, state),
-    onStatus: setConnection,
-  });
-  /**
-   * The answer to an action: over the socket when it is up, else (or when its result is late)
-   * over HTTP under the same Idempotency-Key, so that the action is applied once at most.
-   * A refusal throws ApiError either way.
-   */
-  const answerTo = async (action) => {
-    const key = newKey();
-    const frame = await session.live.ask(actionFrame(session.live.nextId(), action, key, lang()), RESULT_TIMEOUT);
-    if (!frame) return api.act(code, token, action, key);
-    const { status, body } = answerOf(frame);
-    if (status >= 400) throw new ApiError(status, body);
-    return body;
-  };
-  /** Act: the answer's state is applied at once; a refusal shows its rule and message. */
-  session.act = async (action) => {
+  const log = new EventLog();
+  const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
+  const changed = () => onChange && onChange();
+  let fetching = false;
+  /** Fill the story from the server: from the start, or `history` changes back, up to `version`. */
+  const catchUp = async (version) => {
+    if (fetching || log.latest >= version) return;
+    fetching = true;
+    const since = log.latest >= 0 ? log.latest : history === 'all' ? 0 : Math.max(0, version - history);
     try {
-      const answer = await answerTo(action);
-      if (answer && answer.state) session.live.apply(answer.version, answer.state, answer.events || []);
-      return answer;
-    } catch (error) {
-      toast(errorText(error), 'error');
-      return null;
-    }
+      if (log.add((await api.events(code, since, token)).events)) changed();
+    } catch { /* offline: the live stream goes on, and the next state asks again */ }
+    fetching = false;
   };
-  session.close = () => { session.live.close(); setConnection('open'); };
+  session.live = new LiveGame(code, token, {
+    onState: (state) => {
+      if (onState) onState(state);
+      catchUp(state.version);
+    },
+    onEvents: (events, state) => {
+      log.add(events);
+      if (onEvents) onEvents(events, state);
+    },
+    onStatus: (status) => {
+      setConnection(status);
+      if (status === 'open' && session.outbox) session.outbox.flush();
+    },
+  });
+  if (token) {
+    session.outbox = new Outbox(code, token, session.live, {
+      onChange: changed,
+      onAnswer: (entry, answer) => told(session, entry, answer),
+    });
+  }
+  /** A short note for the strip (one that stays until it is dismissed). */
+  session.notice = (text, tone) => {
+    session.notices = [{ id: `n${Date.now()}-${session.notices.length}`, text, tone }, ...session.notices].slice(0, 3);
+    changed();
+  };
+  session.dismiss = (id) => {
+    session.notices = session.notices.filter((n) => n.id !== id);
+    changed();
+  };
+  /**
+   * Act: the tap goes into the outbox and resolves with the answer's body once the server has taken
+   * it (its state is applied at once), or null when it was refused (the refusal is told).
+   */
+  session.act = async (action, label = '') => {
+    const answer = await session.outbox.push(action, label || action.type);
+    return answer.status < 400 ? answer.body : null;
+  };
+  session.close = () => {
+    session.live.close();
+    if (session.outbox) session.outbox.close();
+    setConnection('open');
+  };
   return session;
+}
+
+/** Show the answer to a tap: apply its state; tell a refusal (in words, for a tap that waited). */
+function told(session, entry, { status, body }) {
+  if (status < 400) {
+    if (body && body.state) session.live.apply(body.version, body.state, body.events || []);
+    if (entry.waiting) session.notice(t('now_applied_late', { label: entry.label }), 'ok');
+    return;
+  }
+  const error = new ApiError(status, body);
+  if (!entry.waiting) { toast(errorText(error), 'error'); return; }
+  const why = status === 409 ? t('now_stale') : errorText(error);
+  session.notice(t('now_not_applied', { label: entry.label, why }), 'error');
 }

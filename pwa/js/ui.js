@@ -1,4 +1,5 @@
 // DOM helpers that every page shares: dice faces, character swatches, toasts, banners.
+import { ApiError } from './api.js';
 import { html, escapeHtml, trusted } from './html.js';
 import { t, tx } from './i18n.js';
 
@@ -63,9 +64,11 @@ export function toast(message, kind = 'info') {
   toastTimer = setTimeout(() => { box.className = 'toast'; }, 4000);
 }
 
+/** A refusal in the player's words, citing its rule ("U3 · …"); never a browser's network message. */
 export function errorText(error) {
-  const body = error && error.body ? error.body : {};
-  const message = body.message || (error && error.message) || t('error');
+  if (!(error instanceof ApiError)) return t('net_error');
+  const body = error.body || {};
+  const message = body.message || t('error');
   return body.rule ? `${body.rule} · ${message}` : message;
 }
 

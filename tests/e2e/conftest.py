@@ -6,9 +6,12 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from .helpers import ARGS, CHROMIUM
+
+# Expectations wait on state, with room for a machine that is busy with other work (CI is).
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -52,6 +53,14 @@ class Device:
     def _console(self, message: Any) -> None:
         if message.type == "error" and "Content Security Policy" in message.text:
             self.errors.append(message.text)
+
+    def remember(self, code: str, entry: dict[str, Any]) -> None:
+        """Give this device the tokens of a game before any page loads, as a join would have left them."""
+        script = """([code, entry]) => {
+          const all = JSON.parse(localStorage.getItem('shipmate.games') || '{}');
+          if (!all[code]) { all[code] = entry; localStorage.setItem('shipmate.games', JSON.stringify(all)); }
+        }"""
+        self.context.add_init_script(f"({script})({json.dumps([code, entry])})")
 
     def goto(self, path: str) -> Page:
         self.page.goto(path)

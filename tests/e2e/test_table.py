@@ -118,7 +118,7 @@ def test_host_starts_and_phones_move_to_play(table: dict[str, Any]) -> None:
     host.page.get_by_role("button", name="Start the game").click()
     for device in (host, table["bram"], table["cas"]):
         device.page.wait_for_url(f"**/play/{code}")
-        expect(device.page.locator(".turnbar")).to_be_visible()
+        expect(device.page.locator("#now")).to_be_visible()
     tokens = {name: table[name].tokens(code) for name in ("host", "bram", "cas")}
     table["host_token"] = tokens["host"]["host"]
     table["players"] = {name: t["player"] for name, t in tokens.items()}
@@ -126,16 +126,22 @@ def test_host_starts_and_phones_move_to_play(table: dict[str, Any]) -> None:
     assert state["phase"] == "playing"
     table["order"] = [p["id"] for p in state["players"]]
     assert state["turn"]["player"] == table["players"]["host"]["id"]  # join order: Anna first
-    expect(table["bram"].page.locator(".turnbar")).to_contain_text("Anna is aan de beurt")
-    expect(table["bram"].page.locator("#end-turn-why")).to_contain_text("T5")
+    # A status says whose turn it is in words, once, at the top; it cites no rule (a refusal does).
+    bram = table["bram"].page
+    expect(bram.locator("#now")).to_contain_text("Anna is aan de beurt")
+    expect(bram.locator("#now")).not_to_contain_text("T5")
+    expect(bram.locator("#end-turn")).to_be_disabled()
+    expect(bram.locator("#end-turn")).to_have_attribute("aria-describedby", "now")
+    expect(bram.locator("#end-turn-why")).to_have_count(0)
 
 
 def test_a_roll_shows_the_same_dice_on_the_screen(table: dict[str, Any]) -> None:
     host: Device = table["host"]
     screen: Device = table["screen"]
     page = host.page
-    expect(page.locator("#end-turn-why")).to_contain_text("T1")
-    page.locator("#roll").click()
+    expect(page.locator("#now")).to_contain_text("Your turn — roll the dice first.")
+    expect(page.locator("#end-turn")).to_be_disabled()
+    page.locator("#do-roll").click()
     expect(page.locator(".allowance")).to_be_visible()
     page.wait_for_timeout(900)  # the tumble settles on the server's faces
     state = api(table["base"], "GET", f"/api/games/{table['code']}")
@@ -476,15 +482,15 @@ def test_taps_go_over_the_socket_and_change_the_game_once_each(table: dict[str, 
         for _ in range(2):  # two turns, each a roll and an end of turn, on the active phone
             state = api(base, "GET", f"/api/games/{code}")
             page = _device_of(table, state["turn"]["player"]).page
-            expect(page.locator(".turnbar.mine")).to_be_visible()
-            for button in ("#roll", "#end-turn"):
-                if button == "#roll" and state["turn"]["rolled"]:
+            expect(page.locator(".now-strip.mine")).to_be_visible()
+            for button in ("#do-roll", "#end-turn"):
+                if button == "#do-roll" and state["turn"]["rolled"]:
                     continue
                 page.locator(button).click()
                 taps += 1
                 state = wait_for_version(base, code, state["version"])
                 assert state["version"] == start + taps  # one change per tap, never two
-            expect(page.locator(".turnbar.mine")).to_have_count(0)
+            expect(page.locator(".now-strip.mine")).to_have_count(0)
         assert api(base, "GET", f"/api/games/{code}")["version"] == start + taps
         assert posts == [], "an action went over HTTP while the socket was up"
     finally:
@@ -526,9 +532,9 @@ def test_without_a_result_on_the_socket_a_tap_goes_over_http_under_the_same_key(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route_web_socket(re.compile(r"/ws/games/"), lose_results)
     page.goto(f"/play/{code}")
-    expect(page.locator("#roll")).to_be_enabled()
+    expect(page.locator("#do-roll")).to_be_enabled()
     with page.expect_request(_is_action_post, timeout=15_000) as posted:
-        page.locator("#roll").click()
+        page.locator("#do-roll").click()
     assert posted.value.response() is not None
     assert sent_keys == [posted.value.headers["idempotency-key"]]  # the retry kept the action's key
     expect(page.locator(".allowance")).to_be_visible()
@@ -543,7 +549,7 @@ def test_without_a_result_on_the_socket_a_tap_goes_over_http_under_the_same_key(
     with page.expect_request(_is_action_post) as posted:
         page.locator("#end-turn").click()
     assert posted.value.response() is not None
-    expect(page.locator(".turnbar.mine")).to_have_count(0)
+    expect(page.locator(".now-strip.mine")).to_have_count(0)
     assert api(base, "GET", f"/api/games/{code}")["version"] == state["version"] + 2
     page.close()
     assert errors == []

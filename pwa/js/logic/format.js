@@ -36,6 +36,12 @@ export function formatResources(map, joiner = ' + ', keepZero = false) {
   return parts.length ? parts.join(joiner) : '—';
 }
 
+/** "+7 Food, −2 Wood": a change of resources, signed. */
+export function formatDelta(map) {
+  const parts = Object.entries(map || {}).filter(([, n]) => n).map(([res, n]) => `${n > 0 ? '+' : '−'}${Math.abs(n)} ${resName(res)}`);
+  return parts.length ? parts.join(', ') : '±0';
+}
+
 function what(name) {
   if (name === 'quest_card') return t('quest_card');
   return t('upgrade_part', { part: t(name) });

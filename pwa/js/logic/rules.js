@@ -160,7 +160,7 @@ export function canMarket(state, ruleset, me, give, get) {
   if (!give || !get || give === get) return no('M2', 'r_same');
   const rate = marketRate(state, ruleset);
   const have = playerById(state, me).resources[give] || 0;
-  if (have < rate) return no('M2', 'r_market', { have, res: give });
+  if (have < rate) return no('M2', 'r_market', { n: have, rate, res: give });
   return OK;
 }
 

@@ -54,24 +54,25 @@ function plus(map, delta, sign = 1) {
 
 const LEVEL_INDEX = { bronze: 0, silver: 1, gold: 2, done: 3 };
 
+// How each event changes players' resources, applied with sign 1 (and -1 to take it back).
 const RESOURCE_CHANGES = {
-  DiceRolled: (e, r) => { r[e.player] = plus(r[e.player], e.gains); },
-  MarketTraded: (e, r) => { r[e.player] = plus(plus(r[e.player], e.give, -1), e.get); },
-  BankTraded: (e, r) => { r[e.player] = plus(plus(r[e.player], e.give, -1), e.get); },
-  OfferAccepted: (e, r) => {
-    r[e.from] = plus(plus(r[e.from], e.give, -1), e.get);
-    r[e.to] = plus(plus(r[e.to], e.get, -1), e.give);
+  DiceRolled: (e, r, k) => { r[e.player] = plus(r[e.player], e.gains, k); },
+  MarketTraded: (e, r, k) => { r[e.player] = plus(plus(r[e.player], e.give, -k), e.get, k); },
+  BankTraded: (e, r, k) => { r[e.player] = plus(plus(r[e.player], e.give, -k), e.get, k); },
+  OfferAccepted: (e, r, k) => {
+    r[e.from] = plus(plus(r[e.from], e.give, -k), e.get, k);
+    r[e.to] = plus(plus(r[e.to], e.get, -k), e.give, k);
   },
-  SailsUpgraded: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
-  CannonsUpgraded: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
-  CrewUpgraded: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
-  QuestBought: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
-  QuestCompleted: (e, r) => { r[e.player] = plus(r[e.player], e.paid, -1); },
-  EventDrawn: (e, r) => { for (const [pid, d] of Object.entries(e.changes || {})) r[pid] = plus(r[pid], d); },
-  SurrenderAccepted: (e, r) => { r[e.player] = plus(r[e.player], e.resources, -1); r[e.to] = plus(r[e.to], e.resources); },
-  ResourcesKept: (e, r) => { r[e.player] = plus(r[e.player], e.water, -1); },
-  ResourcesFished: (e, r) => { r[e.player] = plus(r[e.player], e.resources); },
-  ResourcesAdjusted: (e, r) => { r[e.player] = plus(r[e.player], e.resources); },
+  SailsUpgraded: (e, r, k) => { r[e.player] = plus(r[e.player], e.paid, -k); },
+  CannonsUpgraded: (e, r, k) => { r[e.player] = plus(r[e.player], e.paid, -k); },
+  CrewUpgraded: (e, r, k) => { r[e.player] = plus(r[e.player], e.paid, -k); },
+  QuestBought: (e, r, k) => { r[e.player] = plus(r[e.player], e.paid, -k); },
+  QuestCompleted: (e, r, k) => { r[e.player] = plus(r[e.player], e.paid, -k); },
+  EventDrawn: (e, r, k) => { for (const [pid, d] of Object.entries(e.changes || {})) r[pid] = plus(r[pid], d, k); },
+  SurrenderAccepted: (e, r, k) => { r[e.player] = plus(r[e.player], e.resources, -k); r[e.to] = plus(r[e.to], e.resources, k); },
+  ResourcesKept: (e, r, k) => { r[e.player] = plus(r[e.player], e.water, -k); },
+  ResourcesFished: (e, r, k) => { r[e.player] = plus(r[e.player], e.resources, k); },
+  ResourcesAdjusted: (e, r, k) => { r[e.player] = plus(r[e.player], e.resources, k); },
 };
 
 /**
@@ -84,6 +85,7 @@ export function timeline(events) {
   const done = {};
   const rounds = [];
   const series = { resources: {}, levels: {} };
+  const byVersion = new Map();
   let round = 0;
   const snap = () => {
     rounds.push(round);
@@ -103,9 +105,14 @@ export function timeline(events) {
       round = e.round;
     } else if (e.type === 'QuestCompleted') {
       done[e.player] = LEVEL_INDEX[e.level_after] ?? (done[e.player] || 0);
+    } else if (e.type === 'ActionUndone') {
+      // the host took a change back: so are its changes to the stocks
+      for (const x of byVersion.get(e.undone_version) || []) RESOURCE_CHANGES[x.type]?.(x, res, -1);
     }
+    if (!byVersion.has(e.version)) byVersion.set(e.version, []);
+    byVersion.get(e.version).push(e);
     const change = RESOURCE_CHANGES[e.type];
-    if (change) change(e, res);
+    if (change) change(e, res, 1);
   }
   if (round > 0) snap();
   return { players, rounds, resources: series.resources, levels: series.levels };

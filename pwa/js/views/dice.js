@@ -1,14 +1,18 @@
 // The dice: the animation every page uses, and /dice/CODE, the table device that shows each roll
-// big. A device holding the host token rolls for whoever's turn it is (T1: the server rolls for the
-// active player); a device holding only a player's token rolls on that player's turn.
-import { tokensFor } from '../api.js';
+// big. A device that the host handed the dice to (it opened the link /dice/CODE#device=TOKEN from
+// the host panel) or that holds the host token rolls for whoever's turn it is (T1: the server rolls
+// for the active player); a device holding only a player's token rolls on that player's turn.
+import { saveTokens, tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { activePlayer, allowance } from '../logic/rules.js';
 import { formatResources } from '../logic/format.js';
+import { tellers } from '../logic/quest_table.js';
 import { lastRoll } from '../logic/stats.js';
+import { story } from '../logic/story.js';
 import { openGame } from '../session.js';
 import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
+import { feed } from './parts.js';
 
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -50,9 +54,21 @@ export function broughtBy(event, state, ruleset) {
   return gains;
 }
 
-export async function mount(root, { code }) {
+/** The device token a dice link carries in its fragment (which never reaches a server), or null. */
+export function deviceToken(hash) {
+  const match = /(?:^#|&)device=([A-Za-z0-9_-]{8,64})(?:&|$)/.exec(hash || '');
+  return match ? match[1] : null;
+}
+
+export async function mount(root, { code, hash }) {
+  const linked = deviceToken(hash);
+  if (linked) {
+    saveTokens(code, { dice: linked });
+    history.replaceState(null, '', location.pathname); // the token stays on this device, not in the address bar
+  }
   const mine = tokensFor(code);
-  const token = mine.host || (mine.player && mine.player.token) || null;
+  const rollsForTable = Boolean(mine.host || mine.dice);
+  const token = mine.host || mine.dice || (mine.player && mine.player.token) || null;
   let state = null;
   let session;
   let rollEvent = null;
@@ -69,10 +85,12 @@ export async function mount(root, { code }) {
       <div class="dice-row giant" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : ''}</div>
       ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(sameTurn ? rollEvent : null, state, rs))}</strong></p>
         <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : html`<p class="muted">${t('no_roll')}</p>`}
-      ${active && state.phase === 'playing' && !state.turn.rolled && (mine.host || (mine.player && active.id === mine.player.id))
+      ${active && state.phase === 'playing' && !state.turn.rolled && (rollsForTable || (mine.player && active.id === mine.player.id))
         ? html`<button type="button" id="table-roll" class="primary huge">${t('roll_for', { name: active.name })}</button>`
-        : html`<p class="muted small">${t('dice_table_info')}</p>`}
-    </section>`);
+        : ''}
+      <p class="muted small">${rollsForTable ? t('dice_linked') : t('dice_table_info')}</p>
+    </section>
+    ${feed(story(session.log.all(), tellers, { state, ruleset: rs, events: session.log.all() }, { limit: 6 }))}`);
     paintSwatches(root);
     const key = dice ? dice.move.index : null;
     if (key !== null && lastKey !== null && key !== lastKey) {
@@ -86,13 +104,14 @@ export async function mount(root, { code }) {
     const button = event.target.closest('#table-roll');
     if (!button) return;
     button.disabled = true;
-    await session.act({ type: 'roll' });
+    await session.act({ type: 'roll' }, button.textContent.trim());
     draw();
   }
 
   const off = listen(root, { click: onClick });
   session = await openGame(code, token, {
     onState: (s) => { state = s; draw(); },
+    onChange: draw,
     onEvents: (events) => { const roll = lastRoll(events); if (roll) rollEvent = roll; },
   });
   return { refresh: draw, unmount() { off(); session.close(); } };

@@ -1,14 +1,18 @@
-// The host panel: start, undo, adjust resources with a reason, the dice seed's hash (and the seed
-// once the game is over), links for the other devices, and the report charts from the event stream.
-import { api, tokensFor } from '../api.js';
+// The host panel: start, undo, adjust resources with a reason, the table's story, the dice handed to
+// a table device (a link and its QR code), the dice seed's hash (and the seed once the game is over),
+// links for the other devices, and the report charts from the event stream.
+import { request, saveTokens, tokensFor } from '../api.js';
 import { html, render, trusted } from '../html.js';
 import { t } from '../i18n.js';
 import { canStart, playerById, resourceIds } from '../logic/rules.js';
 import { explain, formatResources, resName } from '../logic/format.js';
+import { tellers } from '../logic/quest_table.js';
 import { luckPerPlayer, timeline } from '../logic/stats.js';
+import { story } from '../logic/story.js';
 import { barChart, lineChart } from '../charts.js';
 import { openGame } from '../session.js';
-import { characterStyle, listen, paintSwatches, swatch, toast } from '../ui.js';
+import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
+import { feed, nowStrip, stripClick, tapItems } from './parts.js';
 
 export async function mount(root, { code }) {
   const hostToken = tokensFor(code).host;
@@ -19,11 +23,10 @@ export async function mount(root, { code }) {
   const ui = { player: '', delta: {}, reason: '' };
   let state = null;
   let session;
-  let events = [];
-  let eventsVersion = 0;
 
   function report() {
     const rs = session.ruleset;
+    const events = session.log.all();
     const line = timeline(events);
     const luck = luckPerPlayer(events);
     const colour = (pid) => characterStyle(rs, (playerById(state, pid) || {}).character).colour;
@@ -50,19 +53,23 @@ export async function mount(root, { code }) {
     const ids = resourceIds(rs, state);
     if (!ui.player && state.players.length) ui.player = state.players[0].id;
     const target = playerById(state, ui.player);
+    const taps = tapItems(session);
     render(root, html`
+      ${taps.length ? nowStrip(html`<strong>${t('host_panel')}</strong>`, taps) : ''}
       <section class="card"><h1>${t('host_panel')} <span class="mono">${code}</span></h1>
         <p>${state.phase === 'lobby' ? t('lobby') : state.phase === 'finished' ? t('finished') : t('round', { n: state.round })}</p>
         ${state.phase === 'lobby' ? (canStart(state).ok ? html`<button type="button" id="host-start" class="primary wide">${t('start_game')}</button>`
           : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${explain(canStart(state))}</p>`) : ''}
         ${state.phase === 'playing' ? html`<button type="button" id="host-undo">${t('undo')}</button>` : ''}
         <nav class="links">
-          <a class="button" data-link href="/join/${code}">${tokensFor(code).player ? t('lobby') : t('join_as_player')}</a>
+          ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${tokensFor(code).player ? t('lobby') : t('join_as_player')}</a>` : ''}
           ${tokensFor(code).player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
           <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
           <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>
         </nav>
       </section>
+      ${state.phase !== 'lobby' ? feed(story(session.log.all(), tellers, { state, ruleset: rs, events: session.log.all() }, { limit: 6 })) : ''}
+      ${state.phase === 'playing' ? diceLink() : ''}
       <section class="card"><h2>${t('players')}</h2><ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong> <span class="muted">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>
       ${state.players.length ? html`<section class="card"><h2>${t('adjust')}</h2>
         <form id="adjust-form">
@@ -79,19 +86,44 @@ export async function mount(root, { code }) {
     paintSwatches(root);
   }
 
-  async function act(action) {
-    const answer = await session.act(action);
+  /** T1: the dice on a table device, handed over with a link (and its QR code) that the device opens. */
+  function diceLink() {
+    const link = tokensFor(code).diceLink;
+    return html`<section class="card dice-link" aria-labelledby="dice-link-h"><h2 id="dice-link-h">${t('dice_link_h')}</h2>
+      ${link ? html`<p>${t('dice_link_help')}</p>
+        <figure class="qr"><img src="${link.qr}" alt="${t('dice_link_h')}" width="180" height="180"></figure>
+        <p class="mono wrap small"><a id="dice-url" href="${link.url}" target="_blank" rel="noopener">${link.url}</a></p>
+        <button type="button" id="dice-copy">${t('copy_link')}</button>`
+        : html`<button type="button" id="dice-make" class="primary">${t('dice_link_make')}</button>`}</section>`;
+  }
+
+  async function makeDiceLink() {
+    try {
+      const made = await request('POST', `/api/games/${encodeURIComponent(code)}/dice-device`, { token: hostToken });
+      saveTokens(code, { diceLink: { url: made.url, qr: made.qr } });
+    } catch (error) { toast(errorText(error), 'error'); }
+    draw();
+  }
+
+  async function act(action, label) {
+    const answer = await session.act(action, label);
     if (answer) toast(t('sent'));
     return answer;
   }
 
   async function onClick(event) {
+    if (stripClick(event, session)) return;
+    if (event.target.closest('#dice-make')) { await makeDiceLink(); return; }
+    if (event.target.closest('#dice-copy')) {
+      try { await navigator.clipboard.writeText(tokensFor(code).diceLink.url); toast(t('copied')); } catch { /* no clipboard: the link is on screen */ }
+      return;
+    }
     if (event.target.closest('#host-start')) {
       const action = { type: 'start' };
       if (tokensFor(code).randomOrder) action.random_order = true;
-      await act(action);
+      await act(action, t('start_game'));
     } else if (event.target.closest('#host-undo')) {
-      await act({ type: 'undo' });
+      await act({ type: 'undo' }, t('undo'));
     }
   }
 
@@ -100,7 +132,7 @@ export async function mount(root, { code }) {
     event.preventDefault();
     const resources = {};
     for (const [k, v] of Object.entries(ui.delta)) if (Number(v)) resources[k] = Number(v);
-    const answer = await act({ type: 'adjust', player: ui.player, resources, reason: ui.reason });
+    const answer = await act({ type: 'adjust', player: ui.player, resources, reason: ui.reason }, t('adjust'));
     if (answer) { ui.delta = {}; ui.reason = ''; draw(); }
   }
 
@@ -111,19 +143,11 @@ export async function mount(root, { code }) {
     if (el.id === 'adjust-reason') ui.reason = el.value;
   }
 
-  const addEvents = (list) => {
-    const fresh = list.filter((e) => (e.version || 0) > eventsVersion);
-    events = events.concat(fresh);
-    for (const e of fresh) eventsVersion = Math.max(eventsVersion, e.version || 0);
-  };
-  const catchUp = async () => {
-    try { addEvents((await api.events(code, eventsVersion, hostToken)).events || []); } catch { /* live updates go on */ }
-  };
   const off = listen(root, { click: onClick, submit: onSubmit, input: onInput, change: onInput });
-  await catchUp();
   session = await openGame(code, hostToken, {
-    onState: (s) => { state = s; if (s.version > eventsVersion) catchUp().then(draw); draw(); },
-    onEvents: addEvents,
+    onState: (s) => { state = s; draw(); },
+    onChange: draw,
+    history: 'all',
   });
 
   return { refresh: draw, unmount() { off(); session.close(); } };

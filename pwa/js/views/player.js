@@ -4,24 +4,28 @@ import { html, render } from '../html.js';
 import { t, tx } from '../i18n.js';
 import * as R from '../logic/rules.js';
 import { explain, formatResources, requirementText, resName, shotText } from '../logic/format.js';
+import { nowItems, outcome, outcomeIsFresh, outcomeText, tellers } from '../logic/quest_table.js';
+import { story } from '../logic/story.js';
 import { openGame } from '../session.js';
 import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
 import { animateDice, broughtBy } from './dice.js';
 import { lastRoll as lastRollIn } from '../logic/stats.js';
+import { feed, nowStrip, stripClick, tapItems } from './parts.js';
 
 const PARTS = ['cannons', 'sails', 'crew'];
 
-// The reason every turn action shares (T5 not your turn, T1 roll first, C6 a fight is on) is shown
-// once at the top of the page; the buttons it disables point to it instead of repeating it.
+// The reason every turn action shares (not your turn, roll first, a fight is on) is a status, told
+// once by the strip at the top in words; the buttons it disables point there instead of repeating
+// it. A button refused for a reason of its own (a cost, a cap) cites the rule right under it.
 let sharedReason = '';
 
 /** A button that is disabled with its reason (rule ID and why) when the check refuses it. */
-function actionButton(check, id, label, data, cls = '', { own = false } = {}) {
+function actionButton(check, id, label, data, cls = '') {
   const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);
   if (check.ok) return html`<button type="button" id="${id}" class="${cls}"${attrs}>${label}</button>`;
   const why = explain(check);
-  if (!own && why === sharedReason) {
-    return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="turn-why">${label}</button>`;
+  if (why === sharedReason) {
+    return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="now">${label}</button>`;
   }
   return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${id}-why">${label}</button>
     <p class="why" id="${id}-why">${why}</p>`;
@@ -34,7 +38,7 @@ function buttonGroup(items) {
     const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);
     if (check.ok) return html`<button type="button" id="${id}" class="${cls}"${attrs}>${label}</button>`;
     const why = explain(check);
-    const whyId = why === sharedReason ? 'turn-why' : (reasons.get(why) || `${id}-why`);
+    const whyId = why === sharedReason ? 'now' : (reasons.get(why) || `${id}-why`);
     if (why !== sharedReason && !reasons.has(why)) reasons.set(why, whyId);
     return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${whyId}">${label}</button>`;
   });
@@ -98,13 +102,11 @@ export async function mount(root, { code, navigate }) {
   function diceBox(player) {
     const turn = state.turn;
     const mineTurn = turn && turn.player === me;
-    const roll = R.canRoll(state, me);
     const dice = turn && turn.dice;
     return html`<section class="card dicebox" aria-labelledby="dice-h"><h2 id="dice-h">${t('dice')}</h2>
       <div class="dice-row" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
       ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(rollEvent && rollEvent.dice && rollEvent.dice.move.index === dice.move.index ? rollEvent : null, state, session.ruleset))}</strong></p>` : ''}
       ${dice && mineTurn ? html`<p class="allowance">${t('allowance', { n: R.allowance(state, player) })}</p>` : ''}
-      ${mineTurn && !turn.rolled ? actionButton(roll, 'roll', t('roll'), { act: 'roll' }, 'primary huge') : ''}
     </section>`;
   }
 
@@ -232,17 +234,20 @@ export async function mount(root, { code, navigate }) {
       const water = info.water || {};
       stageControls = html`<p>${t('fish_n', { n })}</p>${Object.keys(water).filter((id) => water[id] > 0).map((id) => stepper(`fish.${id}`, ui.fish[id] || 0, resName(id), water[id]))}
         ${actionButton(R.canFish(state, rs, me, ui.fish), 'fish-send', t('fish'), { act: 'fish' }, 'primary')}`;
-    } else if (side) {
+    } else if (side && (combat.stage === 'firing' || combat.stage === 'surrender_offered')) {
+      // C6, C8: the shooter fires; the side that did not offer to surrender may accept it
+      const offered = combat.stage === 'surrender_offered' ? combat.surrendering : null;
       stageControls = html`<div class="combat-actions">
-        ${actionButton(R.canFire(state, me), 'fire', t('fire'), { act: 'fire' }, 'danger huge')}
-        ${combat.stage === 'surrender_offered'
-          ? actionButton(R.canAcceptSurrender(state, me), 'accept-surrender', t('accept_surrender'), { act: 'accept_surrender' })
-          : actionButton(R.canSurrender(state, me, rs), 'surrender', t('surrender'), { act: 'surrender' })}</div>`;
+        ${combat.shooter === me ? actionButton(R.canFire(state, me), 'fire', t('fire'), { act: 'fire' }, 'danger huge') : ''}
+        ${offered && offered !== me ? actionButton(R.canAcceptSurrender(state, me), 'accept-surrender', t('accept_surrender'), { act: 'accept_surrender' }, 'primary') : ''}
+        ${offered ? '' : actionButton(R.canSurrender(state, me, rs), 'surrender', t('surrender'), { act: 'surrender' })}</div>`;
     }
+    const surrendering = combat.stage === 'surrender_offered' && R.playerById(state, combat.surrendering);
     return html`<section class="card combat" aria-labelledby="combat-h" aria-live="polite"><h2 id="combat-h">${t('combat')}</h2>
       <p class="versus">${swatch(session.ruleset, a.character, false)} <strong>${a.name}</strong> (${t('ship', { n: combat.attacker.ship })}) ${t('vs')} ${swatch(session.ruleset, d.character, false)} <strong>${d.name}</strong> (${t('ship', { n: combat.defender.ship })})</p>
-      ${combat.stage === 'firing' ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })}</p>` : ''}
-      ${combat.sunk ? html`<p class="sunk">${t('sunk')}</p>` : ''}
+      ${combat.stage === 'firing' || combat.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })}</p>` : ''}
+      ${surrendering ? html`<p class="surrender-by">🏳 ${t('surrender_by', { name: surrendering.name })}</p>` : ''}
+      ${combat.sunk ? html`<p class="sunk">${t('sunk')} ${(R.playerById(state, combat.sunk) || {}).name || ''}</p>` : ''}
       ${shotList(combat.shots.slice(-4))}
       ${stageControls}
     </section>`;
@@ -255,27 +260,43 @@ export async function mount(root, { code, navigate }) {
     })}</ol>`;
   }
 
+  /** The strip's checks: the same rules as the buttons further down, so a refusal reads alike. */
+  const checks = () => ({
+    roll: () => R.canRoll(state, me),
+    fire: () => R.canFire(state, me),
+    accept: (o) => R.canAccept(state, me, o),
+    acceptSurrender: () => R.canAcceptSurrender(state, me),
+  });
+
+  /** The last fight's outcome while it is still this turn's news: who won and what changed hands. */
+  function outcomeCard() {
+    const events = session.log.all();
+    const end = outcome(events, state);
+    if (!outcomeIsFresh(end, events)) return '';
+    return html`<section class="card outcome" aria-live="polite"><h2>${t('outcome_h')}</h2><p>${outcomeText(end, state)}</p></section>`;
+  }
+
   function draw() {
     if (!state) return;
     const player = R.playerById(state, me);
     if (!player) { navigate(`/join/${code}`, { replace: true }); return; }
     if (state.phase === 'lobby') { navigate(`/join/${code}`, { replace: true }); return; }
     const rs = session.ruleset;
-    const active = R.activePlayer(state);
-    const myTurn = active && active.id === me;
     const base = R.turnCheck(state, me);
     sharedReason = base.ok ? '' : explain(base);
+    const ctx = { state, ruleset: rs, events: session.log.all() };
+    const who = html`${swatch(rs, player.character)} <strong class="me-name">${player.name}</strong>
+      ${state.phase === 'playing' ? html`<span class="muted">${t('round', { n: state.round })}</span>` : ''}`;
+    const items = nowItems(state, rs, me, checks());
+    const queued = new Set(session.outbox.pending.map((e) => JSON.stringify(e.action)));
+    for (const b of items.flatMap((i) => i.buttons)) {
+      if (b.act && queued.has(JSON.stringify(actionFor({ dataset: { act: b.act, ...b.data } })))) b.waiting = true;
+    }
     render(root, html`
-      <section class="turnbar ${myTurn ? 'mine' : ''}" aria-live="polite">
-        <div>${swatch(rs, player.character)} <strong class="me-name">${player.name}</strong></div>
-        <div class="turn-state">${state.phase === 'finished'
-          ? t('winner', { name: (R.playerById(state, state.winner) || {}).name || '?' })
-          : html`${t('round', { n: state.round })} · ${myTurn ? html`<strong>${t('your_turn')}</strong>` : t('turn_of', { name: active ? active.name : '?' })}`}
-          ${player.skip_turns ? html` · ${t('skip_turns', { n: player.skip_turns })}` : ''}</div>
-        ${sharedReason && state.phase === 'playing' ? html`<p class="why turn-why" id="turn-why">${sharedReason}</p>` : ''}
-      </section>
+      ${nowStrip(who, [...tapItems(session), ...items])}
+      ${feed(story(ctx.events, tellers, ctx, { limit: 4 }))}
       ${state.event ? html`<section class="event-banner" aria-label="${t('event')}"><strong>${state.event.id} · ${tx(state.event.title)}</strong><p>${tx(state.event.text)}</p></section>` : ''}
-      ${state.combat ? combatBox(player) : ''}
+      ${state.combat ? combatBox(player) : outcomeCard()}
       ${diceBox(player)}
       <section class="card" aria-labelledby="res-h"><h2 id="res-h">${t('resources')}</h2>${resourceGrid(player)}</section>
       <section class="card" aria-labelledby="ships-h"><h2 id="ships-h">${t('ships')}</h2><div class="ships">${player.ships.map((s) => shipCard(player, s, true))}</div></section>
@@ -283,7 +304,7 @@ export async function mount(root, { code, navigate }) {
       ${questBox(player)}
       ${tradeBox(player)}
       ${state.combat ? '' : combatBox(player)}
-      <div class="actionbar">${actionButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { act: 'end_turn' }, 'primary wide', { own: true })}</div>
+      <div class="actionbar">${actionButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { act: 'end_turn' }, 'primary wide')}</div>
     `);
     paintSwatches(root);
     const dice = state.turn && state.turn.dice;
@@ -327,6 +348,7 @@ export async function mount(root, { code, navigate }) {
   }
 
   async function onClick(event) {
+    if (stripClick(event, session)) return;
     const summary = event.target.closest('details > summary');
     if (summary && summary.parentElement.id) {
       // remember it now: an update may redraw the page before the toggle event fires
@@ -348,7 +370,7 @@ export async function mount(root, { code, navigate }) {
     const action = actionFor(button);
     if (!action) return;
     button.disabled = true;
-    const answer = await session.act(action);
+    const answer = await session.act(action, labelOf(action, button));
     if (answer) {
       if (action.type === 'offer') ui.offer = { to: ui.offer.to, give: {}, get: {} };
       if (action.type === 'bank') ui.bank.give = {};
@@ -356,6 +378,14 @@ export async function mount(root, { code, navigate }) {
       if (action.type === 'fish') ui.fish = {};
     }
     draw();
+  }
+
+  /** What a tap is called in the strip while it waits, and in its answer: the button, and whose offer. */
+  function labelOf(action, button) {
+    const label = button.textContent.trim().replace(/\s+/g, ' ');
+    const offer = action.offer_id && state.offers.find((o) => o.id === action.offer_id);
+    if (!offer) return label;
+    return `${label}: ${R.playerById(state, offer.from).name} → ${R.playerById(state, offer.to).name}, ${formatResources(offer.give)} / ${formatResources(offer.get)}`;
   }
 
   function onChange(event) {
@@ -388,6 +418,7 @@ export async function mount(root, { code, navigate }) {
   session = await openGame(code, mine.player.token, {
     onState: (s) => { state = s; draw(); },
     onEvents: (events) => { rollEvent = lastRollIn(events) || rollEvent; },
+    onChange: draw,
   });
   if (first) session.live.apply(first.version, first, []);
   return {

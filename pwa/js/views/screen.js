@@ -1,53 +1,37 @@
-// The shared screen (TV or tablet, landscape, public view, no token): whose turn, the last roll,
-// the event read aloud, the fight shot by shot, every player's ships and quests, the dice so far.
-import { api, qrUrl } from '../api.js';
+// The shared screen (TV or tablet, landscape, public view, no token): whose turn, the last roll, the
+// event, the fight shot by shot and how it ended, every player's ships and quests, the table's story
+// large, and the moments that matter read aloud (the fight's outcome, the event, undo, the winner).
+import { qrUrl } from '../api.js';
 import { html, render, trusted } from '../html.js';
-import { lang, t, tx } from '../i18n.js';
+import { t, tx } from '../i18n.js';
 import { activePlayer, allowance, playerById } from '../logic/rules.js';
 import { formatResources, shotText } from '../logic/format.js';
+import { outcome, outcomeIsFresh, outcomeText, tellers } from '../logic/quest_table.js';
 import { diceDistribution, lastRoll } from '../logic/stats.js';
+import { story } from '../logic/story.js';
 import { barChart } from '../charts.js';
 import { openGame } from '../session.js';
-import { dieSvg, listen, paintSwatches, swatch } from '../ui.js';
+import { dieSvg, paintSwatches, swatch } from '../ui.js';
 import { animateDice, broughtBy } from './dice.js';
+import { feed } from './parts.js';
+import { SharedScreen } from './tv.js';
 
 const SHOTS_SHOWN = 4;
+const FEED_LINES = 9;
 
 export async function mount(root, { code }) {
   let state = null;
   let session;
-  let events = [];
-  let spokenEvent = null;
+  let shownEvent = null;
   let lastKey = null;
-  let wakeLock = null;
-  let started = false;
-
-  function speak(text) {
-    if (!('speechSynthesis' in window) || !text) return;
-    const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = lang() === 'nl' ? 'nl-NL' : 'en-GB';
-    const voice = speechSynthesis.getVoices().find((v) => v.lang && v.lang.toLowerCase().startsWith(lang()));
-    if (voice) utterance.voice = voice;
-    speechSynthesis.cancel();
-    speechSynthesis.speak(utterance);
-  }
-
-  async function keepAwake() {
-    if (!('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
-    try {
-      wakeLock = await navigator.wakeLock.request('screen');
-      wakeLock.addEventListener('release', () => { wakeLock = null; });
-    } catch { /* refused (no secure context or battery saver): the screen may sleep */ }
-  }
-
-  function onVisible() { if (document.visibilityState === 'visible' && started && !wakeLock) keepAwake(); }
+  const tv = new SharedScreen(code, tellers, () => draw());
 
   function playerPanel(p) {
     const rs = session.ruleset;
     const active = state.turn && state.turn.player === p.id;
     const per = (state.options && state.options.quests_per_level) || (rs.quests_per_level && rs.quests_per_level.default) || 2;
     return html`<article class="sp ${active ? 'active' : ''}">
-      <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('your_turn')}</span>` : ''}</header>
+      <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('playing_now')}</span>` : ''}</header>
       <div class="sp-ships">${p.ships.map((s) => html`<div class="mini-ship"><span class="ship-no">${s.number}</span>
         <span title="${t('cannons')}">${t('cannons')} ${s.cannons}</span><span>${t('sails')} ${s.sails}</span><span>${t('crew')} ${s.crew}</span></div>`)}</div>
       <p class="sp-quests">${['bronze', 'silver', 'gold'].map((l) => html`<span class="level level-${l} ${p.level === l ? 'current' : ''}">${t(l)} ${p.completed[l] || 0}/${per}</span>`)} · ${t('quest_count', { n: p.quest_count ?? 0 })}</p>
@@ -63,7 +47,8 @@ export async function mount(root, { code }) {
     const d = playerById(state, c.defender.player);
     const shown = c.shots.slice(-SHOTS_SHOWN).reverse();
     return html`<section class="screen-combat" aria-live="polite"><h2>${t('combat')}: ${a.name} ${t('vs')} ${d.name}</h2>
-      ${c.stage === 'firing' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
+      ${c.stage === 'firing' || c.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
+      ${c.stage === 'surrender_offered' ? html`<p class="surrender-by">🏳 ${t('surrender_by', { name: (playerById(state, c.surrendering) || {}).name || '?' })}</p>` : ''}
       ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
       ${c.shots.length > SHOTS_SHOWN ? html`<p class="muted earlier">… ${t('earlier_shots', { n: c.shots.length - SHOTS_SHOWN })}</p>` : ''}
       <ol class="shots" reversed start="${c.shots.length}">${shown.map((s, i) => {
@@ -71,6 +56,14 @@ export async function mount(root, { code }) {
         const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
         return html`<li class="${i === 0 ? 'latest' : ''}">${dieSvg(roll, 'white', '')} ${shotText(s, shooter ? shooter.name : '?', session.ruleset)}</li>`;
       })}</ol></section>`;
+  }
+
+  /** How the last fight ended, while it is this turn's news: who won, what changed hands. */
+  function outcomePanel() {
+    const events = session.log.all();
+    const end = outcome(events, state);
+    if (!outcomeIsFresh(end, events)) return '';
+    return html`<section class="screen-combat screen-outcome" aria-live="polite"><h2>${t('outcome_h')}</h2><p>${outcomeText(end, state)}</p></section>`;
   }
 
   /** Before this turn's roll, the table still sees the last one, and whose it was. */
@@ -87,11 +80,13 @@ export async function mount(root, { code }) {
     const rs = session.ruleset;
     const active = activePlayer(state);
     const dice = state.turn && state.turn.dice;
+    const events = session.log.all();
+    const ctx = { state, ruleset: rs, events };
     const roll = lastRoll(events);
     const dist = diceDistribution(events);
     const totalDice = dist.all.reduce((a, b) => a + b, 0);
     render(root, html`<div class="screen">
-      ${started ? '' : html`<button type="button" id="screen-start" class="screen-start">${t('tap_to_start')}</button>`}
+      ${tv.control()}
       <section class="screen-main">
         <h1 class="screen-turn" aria-live="polite">${state.phase === 'lobby' ? t('lobby')
           : state.phase === 'finished' ? t('winner', { name: (playerById(state, state.winner) || {}).name || '?' })
@@ -99,15 +94,16 @@ export async function mount(root, { code }) {
         <div class="screen-roll"><div class="dice-row big" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : previousRoll(roll)}</div>
           ${dice ? html`<p>${t('brought')}: <strong>${formatResources(broughtBy(roll && roll.dice && roll.dice.move.index === dice.move.index ? roll : null, state, rs))}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p>` : ''}</div>
         ${state.event ? html`<section class="screen-event" aria-live="assertive"><h2>${t('event')} ${state.event.id}: ${tx(state.event.title)}</h2><p>${tx(state.event.text)}</p></section>` : ''}
-        ${combatPanel()}
+        ${state.combat ? combatPanel() : outcomePanel()}
       </section>
       <section class="screen-players" aria-label="${t('players')}">${state.players.map(playerPanel)}</section>
       <aside class="screen-side">
         <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200"><figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure>
+        ${feed(story(events, tellers, ctx, { limit: FEED_LINES }), { big: true })}
         <div class="screen-chart">${trusted(barChart({
           title: `${t('dice_dist')} (${t('throws', { n: totalDice })})`,
           bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),
-          reference: totalDice / 6, referenceLabel: t('expected'), width: 420, height: 260,
+          reference: totalDice / 6, referenceLabel: t('expected'), width: 420, height: 200,
         }))}</div>
       </aside>
     </div>`);
@@ -115,51 +111,22 @@ export async function mount(root, { code }) {
     const key = dice ? dice.move.index : null;
     if (key !== null && lastKey !== null && key !== lastKey) animateDice(root.querySelector('#dice-row'), dice);
     lastKey = key;
-    // E1: a new event is read aloud once, not the one already in play when the screen opened
+    // E1: a new event glows (it is read aloud with the other moments)
     const eventId = state.event ? state.event.id : '';
-    if (spokenEvent !== null && eventId && eventId !== spokenEvent) {
-      speak(`${t('event')}. ${tx(state.event.title)}. ${tx(state.event.text)}`);
-      root.querySelector('.screen-event')?.classList.add('fresh');
-    }
-    spokenEvent = eventId;
+    if (shownEvent !== null && eventId && eventId !== shownEvent) root.querySelector('.screen-event')?.classList.add('fresh');
+    shownEvent = eventId;
+    tv.announce(session.log, state.version, ctx);
   }
 
-  function onClick(event) {
-    if (event.target.closest('#screen-start')) {
-      started = true;
-      keepAwake();
-      if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
-      if (state && state.event) speak(`${tx(state.event.title)}. ${tx(state.event.text)}`);
-      draw();
-    }
-  }
-
-  const off = listen(root, { click: onClick });
-  document.addEventListener('visibilitychange', onVisible);
-  let eventsVersion = 0;
-  const addEvents = (list) => {
-    const fresh = list.filter((e) => (e.version || 0) > eventsVersion);
-    events = events.concat(fresh);
-    for (const e of fresh) eventsVersion = Math.max(eventsVersion, e.version || 0);
-  };
-  const catchUp = async () => {
-    try { addEvents((await api.events(code, eventsVersion)).events || []); } catch { /* the live stream goes on */ }
-  };
-  await catchUp();
   session = await openGame(code, null, {
-    onState: (s) => {
-      state = s;
-      if (s.version > eventsVersion) catchUp().then(draw);
-      draw();
-    },
-    onEvents: (fresh) => addEvents(fresh),
+    onState: (s) => { state = s; draw(); },
+    onChange: draw,
+    history: 'all',
   });
   return {
     refresh: draw,
     unmount() {
-      off();
-      document.removeEventListener('visibilitychange', onVisible);
-      if (wakeLock) wakeLock.release().catch(() => {});
+      tv.close();
       session.close();
     },
   };

@@ -1,0 +1,96 @@
+// What every shared screen does besides drawing its game: it keeps the display awake, and it reads
+// aloud the moments that matter (a game's tellers mark them) as they happen — never the past at load.
+// Browsers let a page speak only after a tap: the first time, the screen asks for one with a big
+// button; a screen started once on this device goes on by itself after a reload, and its sound comes
+// back at the first tap anywhere (a small hint says so).
+import { html } from '../html.js';
+import { lang, t } from '../i18n.js';
+import { moments } from '../logic/story.js';
+
+const STARTED_KEY = 'shipmate.screens';
+
+function startedBefore(code) {
+  try { return (JSON.parse(localStorage.getItem(STARTED_KEY) || '[]') || []).includes(code); } catch { return false; }
+}
+
+function rememberStarted(code) {
+  try {
+    const codes = JSON.parse(localStorage.getItem(STARTED_KEY) || '[]') || [];
+    if (!codes.includes(code)) localStorage.setItem(STARTED_KEY, JSON.stringify([code, ...codes].slice(0, 20)));
+  } catch { /* storage blocked: the screen asks again after a reload */ }
+}
+
+export function speak(text) {
+  if (!('speechSynthesis' in window) || !text) return;
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = lang() === 'nl' ? 'nl-NL' : 'en-GB';
+  const voice = speechSynthesis.getVoices().find((v) => v.lang && v.lang.toLowerCase().startsWith(lang()));
+  if (voice) utterance.voice = voice;
+  speechSynthesis.speak(utterance);
+}
+
+export class SharedScreen {
+  /**
+   * @param {string} code
+   * @param {object} tellers   the game's words for its events (logic/*_table.js)
+   * @param {Function} redraw  draws the page again (the start button or the hint changed)
+   */
+  constructor(code, tellers, redraw) {
+    this.code = code;
+    this.tellers = tellers;
+    this.redraw = redraw;
+    this.started = startedBefore(code);
+    this.heard = false;
+    this.wakeLock = null;
+    this.spokenUpTo = null; // the version announced up to (null: the story has not caught up yet)
+    this.onVisible = () => { if (document.visibilityState === 'visible' && this.started && !this.wakeLock) this.keepAwake(); };
+    this.onFirstTap = () => {
+      this.heard = true;
+      document.removeEventListener('pointerdown', this.onFirstTap, true);
+      if (this.started) { this.keepAwake(); this.redraw(); }
+    };
+    this.onClick = (event) => {
+      if (!event.target.closest('#screen-start')) return;
+      this.started = true;
+      this.heard = true;
+      rememberStarted(code);
+      this.keepAwake();
+      if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+      this.redraw();
+    };
+    document.addEventListener('visibilitychange', this.onVisible);
+    document.addEventListener('pointerdown', this.onFirstTap, true);
+    document.addEventListener('click', this.onClick);
+    if (this.started) this.keepAwake();
+  }
+
+  async keepAwake() {
+    if (!('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
+    try {
+      this.wakeLock = await navigator.wakeLock.request('screen');
+      this.wakeLock.addEventListener('release', () => { this.wakeLock = null; });
+    } catch { /* refused (no secure context or battery saver): the screen may sleep */ }
+  }
+
+  /** The big start button the first time; then, until a tap, a small hint that sound waits for one. */
+  control() {
+    if (!this.started) return html`<button type="button" id="screen-start" class="screen-start">${t('tap_to_start')}</button>`;
+    return this.heard ? '' : html`<p class="screen-hint" id="screen-hint">🔈 ${t('tap_for_sound')}</p>`;
+  }
+
+  /** Read aloud the moments among the changes since the last announcement; `ctx` is the tellers'. */
+  announce(log, version, ctx) {
+    const latest = log.latest;
+    if (this.spokenUpTo === null) { if (latest >= version) this.spokenUpTo = latest; return; }
+    if (latest <= this.spokenUpTo) return;
+    for (const line of moments(log.all(), this.tellers, ctx, this.spokenUpTo)) speak(line.text);
+    this.spokenUpTo = latest;
+  }
+
+  close() {
+    document.removeEventListener('visibilitychange', this.onVisible);
+    document.removeEventListener('pointerdown', this.onFirstTap, true);
+    document.removeEventListener('click', this.onClick);
+    if (this.wakeLock) this.wakeLock.release().catch(() => {});
+  }
+}
