@@ -42,13 +42,23 @@ class Device:
         self.context: BrowserContext = browser.new_context(
             viewport=viewport, locale=locale, base_url=base, device_scale_factor=1)
         self.context.add_init_script(SPEECH_SPY)
-        self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(10_000)
         self.dialogs: list[str] = []
         self.errors: list[str] = []
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", self._console)
+        self.page: Page = self._open()
+
+    def _open(self) -> Page:
+        page = self.context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", self._console)
+        return page
+
+    def reopen(self) -> Page:
+        """Close the page and open a fresh one (a phone whose tab was discarded while it slept)."""
+        self.page.close()
+        self.page = self._open()
+        return self.page
 
     def _console(self, message: Any) -> None:
         if message.type == "error" and "Content Security Policy" in message.text:

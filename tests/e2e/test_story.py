@@ -339,6 +339,28 @@ def test_a_tap_made_offline_is_applied_exactly_once_when_the_network_returns(tab
     top_shot(device, "story-tap-went-through")
 
 
+def test_a_waiting_tap_outlives_its_page_and_goes_once_the_phone_is_back(table: dict[str, Any]) -> None:
+    """The phone slept offline and its tab was discarded: the tap it held still goes, once."""
+    key = _fresh_turn(table)
+    device = table[key]
+    expect(device.page.locator("#do-roll")).to_be_enabled()
+    before = state_of(table)["version"]
+    device.context.set_offline(True)
+    expect(device.page.locator("#offline")).to_be_visible()
+    device.page.locator("#do-roll").click()
+    expect(device.page.locator("#do-roll")).to_be_disabled()
+    kept = device.page.evaluate("Object.values(JSON.parse(localStorage.getItem('shipmate.outbox') || '{}'))")
+    assert [[entry["action"] for entry in slot] for slot in kept] == [[{"type": "roll"}]]
+    page = device.reopen()
+    device.context.set_offline(False)
+    assert state_of(table)["version"] == before
+    page.goto(f"/play/{table['code']}")
+    wait_for(lambda: state_of(table)["version"] == before + 1, "the kept tap to be applied")
+    expect(page.locator(".allowance")).to_be_visible()
+    assert state_of(table)["version"] == before + 1
+    assert page.evaluate("localStorage.getItem('shipmate.outbox')") in (None, "{}")
+
+
 def test_a_tap_that_went_stale_while_offline_is_explained_in_words(table: dict[str, Any]) -> None:
     state = state_of(table)
     active = key_of(table, state["turn"]["player"])

@@ -57,8 +57,9 @@ def seated_game(request: pytest.FixtureRequest, base_url: str) -> Iterator[dict[
 
 def check(page: Page, label: str) -> None:
     found = page.evaluate(WIDER)
-    assert found["scroll"] <= PHONE["width"], f"{label}: the page is {found['scroll']} px wide: {found['out']}"
-    assert found["out"] == [], f"{label}: these stick out of a {PHONE['width']} px phone: {found['out']}"
+    wide, out = found["scroll"], found["out"]
+    assert wide <= PHONE["width"], f"{label}: the page is {wide} px wide: {out}"
+    assert out == [], f"{label}: these stick out of a {PHONE['width']} px phone: {out}"
 
 
 @pytest.mark.parametrize("language", list(LOCALES))
