@@ -13,7 +13,9 @@ class Proxy:
     `lose_reply_to(marker)`: the next request holding `marker` reaches the server, but its reply is
     dropped and the connection cut, as when a network fails at the worst moment. `freeze()`: from then
     on nothing passes in either direction and connections stay open, like a phone that vanished from
-    the Wi-Fi; `server_closed` is set once the server side closes a frozen connection.
+    the Wi-Fi; `server_closed` is set once the server side closes a frozen connection. `hold(marker)`:
+    every request holding `marker` (and whatever follows on its connection) stops here, so the caller
+    waits, as on a server whose next step never reaches the network.
     """
 
     def __init__(self, target: tuple[str, int]) -> None:
@@ -23,6 +25,7 @@ class Proxy:
         self.server_closed = threading.Event()
         self._frozen = threading.Event()
         self._marker: bytes | None = None
+        self._held: bytes | None = None
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
 
@@ -35,6 +38,11 @@ class Proxy:
         """Drop the reply to the next request that contains `marker`, and cut its connection."""
         with self._lock:
             self._marker = marker
+
+    def hold(self, marker: bytes) -> None:
+        """From now on, keep every request that holds `marker` from reaching the server."""
+        with self._lock:
+            self._held = marker
 
     def freeze(self) -> None:
         """Pass nothing more in either direction, keeping every connection open."""
@@ -61,9 +69,12 @@ class Proxy:
             threading.Thread(target=self._replies, args=(server, client, cut), daemon=True).start()
 
     def _requests(self, client: socket.socket, server: socket.socket, cut: threading.Event) -> None:
+        held = False
         with contextlib.suppress(OSError):
             while chunk := client.recv(65536):
-                if self._frozen.is_set():
+                with self._lock:
+                    held = held or (self._held is not None and self._held in chunk)
+                if self._frozen.is_set() or held:
                     continue
                 with self._lock:
                     if self._marker is not None and self._marker in chunk:

@@ -6,7 +6,9 @@ tests/cli/test_serve.py::test_games_survive_a_restart.)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import hashlib
 import os
 import signal
 import threading
@@ -24,6 +26,7 @@ import websocket
 
 from shipmate.embedded import EmbeddedRedis
 from shipmate.store import GameStore
+from shipmate.store.games import COMMIT_SCRIPT
 from tests import fixtures_server
 from tests.api.client import Game, Socket
 from tests.fixtures_server import TEST_LIMITS, ServerProcess, StartServer
@@ -188,6 +191,63 @@ def test_a_server_killed_mid_burst_leaves_no_half_action(
               f"{len(table.acknowledged)} acknowledged, {checked}")
     finally:
         doomed.stop()
+
+
+def test_a_retry_after_a_crash_takes_over_the_dead_servers_claims_within_3_s(
+    redis_client: redis.Redis, tmp_path: Path
+) -> None:
+    """A server dies holding Idempotency-Key claims; the cut-off requests, sent again with their keys
+    to it once restarted, are answered within 3 s each (the claims' leases lapse) and applied once."""
+    address = redis_client.connection_pool.connection_kwargs
+    proxy = Proxy((address["host"], address["port"])).start()
+    through_proxy = f"redis://127.0.0.1:{proxy.port}/{address.get('db', 0)}"
+    doomed = ServerProcess(through_proxy, tmp_path, dict(TEST_LIMITS))
+    base = doomed.start()
+    try:
+        game = seated(base)
+        proxy.hold(hashlib.sha1(COMMIT_SCRIPT.encode()).hexdigest().encode())  # claims pass, commits hang
+        cut_off = {str(uuid.uuid4()): {"type": "adjust", "player": "p1", "resources": {"wood": 1},
+                                       "reason": f"cut off {i}"} for i in range(6)}
+        for key, action in cut_off.items():
+            threading.Thread(target=_send_into_the_void, args=(game, key, action), daemon=True).start()
+        claims = f"game:{{{game.code}}}:idem:*"
+        wait_for(lambda: sum(1 for name in redis_client.scan_iter(claims)
+                             if (redis_client.get(name) or b"").startswith(b"claim:")) == len(cut_off),
+                 "the server to claim every key")
+        assert doomed.process is not None
+        os.killpg(doomed.process.pid, signal.SIGKILL)  # the master and its worker, claims held
+        doomed.process.wait()
+        proxy.close()
+        doomed.redis_url = _url_of(redis_client)
+        doomed.start()  # the same server again, on the same port and data
+        answers: dict[str, tuple[int, float]] = {}
+
+        def resend(key: str, action: dict[str, Any]) -> None:
+            started = time.monotonic()
+            response = game.act(game.host, action, key=key)
+            answers[key] = (response.status_code, time.monotonic() - started)
+
+        threads = [threading.Thread(target=resend, args=item) for item in cut_off.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert {status for status, _ in answers.values()} == {200}, answers
+        slowest = max(seconds for _, seconds in answers.values())
+        assert slowest < 3.0, answers
+        events = GameStore(redis_client).events_since(game.code, -1)
+        reasons = [e["reason"] for e in events if e["type"] == "ResourcesAdjusted"]
+        assert sorted(reasons) == sorted(a["reason"] for a in cut_off.values())  # each exactly once
+        print(f"\ncrash with {len(cut_off)} claims held: every retry answered, slowest {slowest:.2f} s")
+    finally:
+        doomed.stop()
+        proxy.close()
+
+
+def _send_into_the_void(game: Game, key: str, action: dict[str, Any]) -> None:
+    """A request whose server dies before it answers: its client gives up on it."""
+    with contextlib.suppress(requests.RequestException):
+        game.act(game.host, action, key=key)
 
 
 def _url_of(client: redis.Redis) -> str:

@@ -12,9 +12,10 @@ import pytest
 import redis
 
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Conflict, GameStore, Remember, Unavailable, connect, hash_token
+from shipmate.store import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, connect, hash_token
 from shipmate.store import keys as k
 from shipmate.store.games import IDEMPOTENCY_TTL, Change
+from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
 PLAYER = Viewer(player="p1")
@@ -144,19 +145,27 @@ def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
     assert replay(events) == state
 
 
+def claim(store: GameStore, code: str, key: str, token: str = "t") -> Claim:
+    """Claim an Idempotency-Key that must be new."""
+    found = store.remembered(code, token, key)
+    assert isinstance(found, Claim), found
+    return found
+
+
 def test_an_idempotency_key_returns_the_first_answer(store: GameStore, code: str) -> None:
-    assert store.remembered(code, "t", "key-1") is None
-    store.remember(code, "t", "key-1", {"status": 200, "body": {"version": 1}})
+    first = claim(store, code, "key-1")
+    assert store.remember(first, {"status": 200, "body": {"version": 1}})
     assert store.remembered(code, "t", "key-1") == {"status": 200, "body": {"version": 1}}
-    assert store.remembered(code, "other-token", "key-1") is None
+    assert isinstance(store.remembered(code, "other-token", "key-1"), Claim)
 
 
 def test_a_retry_waits_for_the_first_request_under_its_key(store: GameStore, code: str) -> None:
-    assert store.remembered(code, "t", "slow") is None
+    first = claim(store, code, "slow")
     got: list[object] = []
-    waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "slow")))
-    waiter.start()
-    store.remember(code, "t", "slow", {"status": 422})
+    with store.working(first):
+        waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "slow")))
+        waiter.start()
+        store.remember(first, {"status": 422})
     waiter.join(timeout=20)
     assert got == [{"status": 422}]
 
@@ -166,11 +175,12 @@ def _answer(change: Change) -> dict[str, Any]:
 
 
 def test_a_change_and_its_idempotent_answer_are_stored_in_one_step(store: GameStore, code: str) -> None:
-    assert store.remembered(code, "t", "paid") is None
+    first = claim(store, code, "paid")
     got: list[object] = []
-    waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "paid")))
-    waiter.start()
-    change = store.act(code, {"type": "add", "n": 3}, PLAYER, remember=Remember("t", "paid", _answer))
+    with store.working(first):
+        waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "paid")))
+        waiter.start()
+        change = store.act(code, {"type": "add", "n": 3}, PLAYER, remember=Remember(first, _answer))
     waiter.join(timeout=20)
     assert change.answer == {"status": 200, "body": {"version": 1, "purse": 3}}
     assert got == [change.answer]  # the retry that waited
@@ -178,7 +188,7 @@ def test_a_change_and_its_idempotent_answer_are_stored_in_one_step(store: GameSt
     raw = store.client.get(k.idempotency(code, "t", "paid"))
     assert raw is not None and json.loads(raw) == change.answer  # exactly the body the caller got
     assert 0 < store.client.ttl(k.idempotency(code, "t", "paid")) <= IDEMPOTENCY_TTL
-    store.forget(code, "t", "paid")  # a stored answer outlives a failed request's clean-up
+    store.forget(first)  # a stored answer outlives a failed request's clean-up
     assert store.remembered(code, "t", "paid") == change.answer
 
 
@@ -189,25 +199,96 @@ def test_a_stale_commit_stores_neither_the_change_nor_its_answer(
     store.load(code)  # remembered at version 0
     other = GameStore(redis_client, idle_ttl=3600)
     other.act(code, {"type": "add", "n": 5}, PLAYER)  # version 1, unseen by `store`
-    assert store.remembered(code, "t", "late") is None
+    late = claim(store, code, "late")
     made: list[dict[str, Any]] = []
 
     def answer(change: Change) -> dict[str, Any]:
         made.append(_answer(change))
         return made[-1]
 
-    change = store.act(code, {"type": "add", "n": 1}, PLAYER, remember=Remember("t", "late", answer))
+    change = store.act(code, {"type": "add", "n": 1}, PLAYER, remember=Remember(late, answer))
     # decided at version 0, refused by the commit, decided again at version 1: only that is stored
     assert [m["body"] for m in made] == [{"version": 1, "purse": 1}, {"version": 2, "purse": 6}]
     assert store.remembered(code, "t", "late") == change.answer == made[-1]
     assert [e["version"] for e in store.events_since(code, -1)] == [0, 1, 2]
-    assert store.remembered(code, "t", "stale") is None
+    stale = claim(store, code, "stale")
     with pytest.raises(Conflict):  # a stale expected_version: no change, and the key stays a claim
         store.act(code, {"type": "add", "n": 1}, PLAYER, expected_version=1,
-                  remember=Remember("t", "stale", _answer))
-    assert redis_client.get(k.idempotency(code, "t", "stale")) == b""
+                  remember=Remember(stale, _answer))
+    assert redis_client.get(k.idempotency(code, "t", "stale")) == stale.owner.encode()
     state = store.load(code)
     assert state is not None and state["version"] == 2
+
+
+def _lapse(store: GameStore, first: Claim) -> None:
+    """Wait until Redis has let an unrenewed claim lapse."""
+    wait_for(lambda: not store.client.exists(first.name), "the claim to lapse")
+
+
+def test_a_retry_takes_over_a_lapsed_claim_and_the_slow_first_attempt_stores_nothing(
+    redis_client: redis.Redis, code: str
+) -> None:
+    store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.2)
+    slow = claim(store, code, "k")  # the first attempt's server stalls: nothing renews its lease
+    _lapse(store, slow)
+    retry = claim(store, code, "k")  # the retry takes the key over
+    assert retry.owner != slow.owner
+    with pytest.raises(ClaimLost):  # the first attempt wakes up and commits: refused, nothing stored
+        store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(slow, _answer))
+    assert not store.remember(slow, {"status": 422})  # nor can it store a refusal
+    change = store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(retry, _answer))
+    assert store.remembered(code, "t", "k") == change.answer  # the first attempt's answer too
+    assert [e["version"] for e in store.events_since(code, -1)] == [0, 1]  # applied once
+    state = store.load(code)
+    assert state is not None and state["purse"] == 7
+
+
+def test_a_claim_taken_over_while_its_first_attempt_commits_is_applied_once(
+    redis_client: redis.Redis, code: str
+) -> None:
+    """The two attempts race to commit the same key after a takeover: exactly one change lands."""
+    store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.2)
+    for round_ in range(20):
+        key = f"race-{round_}"
+        slow = claim(store, code, key)
+        _lapse(store, slow)
+        retry = claim(store, code, key)
+        outcomes: list[str] = []
+        start = threading.Barrier(2)
+
+        def attempt(owned: Claim, outcomes: list[str] = outcomes, start: threading.Barrier = start) -> None:
+            start.wait()
+            try:
+                store.act(code, {"type": "add", "n": 1}, PLAYER, remember=Remember(owned, _answer))
+                outcomes.append("applied")
+            except ClaimLost:
+                outcomes.append("lost")
+
+        threads = [threading.Thread(target=attempt, args=(c,)) for c in (slow, retry)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(outcomes) == ["applied", "lost"], outcomes
+    state = store.load(code)
+    assert state is not None and state["version"] == state["purse"] == 20
+
+
+def test_a_working_claim_is_renewed_past_its_lease(redis_client: redis.Redis, code: str) -> None:
+    store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.3)
+    first = claim(store, code, "long")
+    with store.working(first):
+        seen = [store.client.pttl(first.name)]
+
+        def renewed() -> bool:  # Redis shows the lease extended: it went up since it was read last
+            seen.append(store.client.pttl(first.name))
+            return seen[-1] > seen[-2]
+
+        wait_for(renewed, "the lease to be renewed")
+        with pytest.raises(Unavailable):  # a retry finds the key still claimed: it does not take over
+            store.remembered(code, "t", "long", wait=0)
+        assert store.remember(first, {"status": 422})
+    assert store.remembered(code, "t", "long") == {"status": 422}
 
 
 def test_requests_are_counted_per_client_in_a_window(store: GameStore) -> None:

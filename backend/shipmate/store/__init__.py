@@ -1,5 +1,5 @@
 """Redis persistence: snapshot + append-only event stream + pub/sub, written in one atomic step."""
 
-from .games import Conflict, GameStore, Remember, Unavailable, connect, hash_token
+from .games import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, connect, hash_token
 
-__all__ = ["Conflict", "GameStore", "Remember", "Unavailable", "connect", "hash_token"]
+__all__ = ["Claim", "ClaimLost", "Conflict", "GameStore", "Remember", "Unavailable", "connect", "hash_token"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import threading
 import time
@@ -22,13 +23,17 @@ from . import keys
 
 DEFAULT_IDLE_TTL = 30 * 24 * 3600
 IDEMPOTENCY_TTL = 24 * 3600
-PENDING_TTL = 30
+CLAIM_LEASE = 2.0
+"""Seconds a claim on an Idempotency-Key lives unless its owner renews it: the longest a retry waits
+for an attempt whose server died (then it takes the claim over)."""
+CLAIM_WORK = 60.0
+"""Seconds an attempt may keep renewing its claim; past that it is presumed stuck and let go."""
 MAX_VERSION = 2**53
 
 # KEYS: version, state, events, tokens, and the Idempotency-Key's record when the change answers one.
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
 #       channel, idle TTL, token hash ('' for none), token role JSON, commit id,
-#       and with the fifth key: the answer JSON and its TTL.
+#       and with the fifth key: the answer JSON, its TTL, and the claim the record must still hold.
 # The published message {"version", "events", "state"} is spliced together here from the state and
 # events already passed, so the largest value crosses the wire to Redis once, not twice.
 # The commit id rides in the stream entry: when a reply is lost and the client library sends the
@@ -36,7 +41,10 @@ MAX_VERSION = 2**53
 # that would make `act` decide the action a second time.
 # The answer under an Idempotency-Key is written in the same step as the change it answers, so a
 # process that dies after the commit cannot leave a key whose retry would apply the change again.
-_COMMIT = """
+# And the change is stored only while the key is still claimed by this attempt: one whose claim
+# lapsed (it was too slow, or its server stalled) and was taken over by a retry stores nothing
+# ({2, …}), so the first attempt and the retry can never both apply.
+COMMIT_SCRIPT = """
 local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if current ~= tonumber(ARGV[1]) then
   local entry = redis.call('XRANGE', KEYS[3], ARGV[2] .. '-1', ARGV[2] .. '-1')[1]
@@ -44,6 +52,9 @@ if current ~= tonumber(ARGV[1]) then
     return {1, tonumber(ARGV[2])}
   end
   return {0, current}
+end
+if KEYS[5] and redis.call('GET', KEYS[5]) ~= ARGV[12] then
+  return {2, current}
 end
 local ttl = tonumber(ARGV[6])
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
@@ -65,14 +76,30 @@ return {1, tonumber(ARGV[2])}
 """
 
 
-# KEYS: an Idempotency-Key's record. Deletes it only while it is still a claim (''), never an answer:
-# a commit whose reply was lost may have stored its answer already.
+# The claims on an Idempotency-Key. KEYS: the key's record; ARGV[1]: the claim ("claim:<owner>").
+# Each acts only while the record is still that claim, never on an answer (a commit whose reply was
+# lost may have stored its answer already) nor on a claim that a retry took over.
+# _RENEW: extend the lease by ARGV[2] ms. _ANSWER: store ARGV[2] for ARGV[3] seconds. _FORGET: delete.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_ANSWER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return 1
+end
+return 0
+"""
 _FORGET = """
-if redis.call('GET', KEYS[1]) == '' then
+if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+CLAIMED = b"claim:"
 
 
 # KEYS: the game's tokens. ARGV: a token hash and its role JSON. Adds the token only to a game that
@@ -88,6 +115,13 @@ return 1
 
 class Unavailable(Exception):
     """Redis cannot be reached right now; nothing was changed."""
+
+
+class ClaimLost(Exception):
+    """This attempt's claim on an Idempotency-Key lapsed and a retry took it over; nothing was stored.
+
+    The retry decides the action now: its answer is this attempt's answer too.
+    """
 
 
 class Conflict(Exception):
@@ -244,16 +278,96 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
-class Remember:
-    """An Idempotency-Key claimed with `remembered` whose answer the change's own commit stores.
+class Claim:
+    """An Idempotency-Key taken by one attempt: the key's record, and the mark that says whose it is.
 
-    `answer` makes the answer (any JSON value) from the change before the commit; the commit writes
-    it under the key in the same atomic step, so the change and its answer are stored both or neither.
+    The record holds ``claim:<owner>`` for a short lease (CLAIM_LEASE) that the owner renews while it
+    works (`GameStore.working`); a retry that finds the lease lapsed takes the key over.
     """
 
-    token_hash: str
-    key: str
+    name: str
+    owner: str
+
+
+@dataclass(frozen=True, slots=True)
+class Remember:
+    """A claimed Idempotency-Key whose answer the change's own commit stores.
+
+    `answer` makes the answer (any JSON value) from the change before the commit; the commit writes
+    it under the key in the same atomic step, so the change and its answer are stored both or neither,
+    and only while the key is still this attempt's claim.
+    """
+
+    claim: Claim
     answer: Callable[[Change], Any]
+
+
+class Leases:
+    """The claims this process works on, renewed by one thread every third of a lease.
+
+    Renewing is one script per claim, pipelined; a claim whose record is no longer its own (answered,
+    forgotten, taken over) simply stops being renewed, and none is renewed past CLAIM_WORK.
+    """
+
+    def __init__(self, client: redis.Redis, renew: Any, lease: float) -> None:
+        self._client = client
+        self._renew = renew
+        self._lease = lease
+        self._held: dict[Claim, float] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def hold(self, claim: Claim) -> None:
+        """Keep `claim` alive until `release`."""
+        with self._lock:
+            self._held[claim] = time.monotonic() + CLAIM_WORK
+            if self._thread is None or self._pid != os.getpid():  # the first claim, or a forked child
+                self._pid = os.getpid()
+                self._thread = threading.Thread(target=self._run, name="shipmate-leases", daemon=True)
+                self._thread.start()
+
+    def release(self, claim: Claim) -> None:
+        """Stop renewing `claim`."""
+        with self._lock:
+            self._held.pop(claim, None)
+
+    def _run(self) -> None:
+        lease_ms = int(self._lease * 1000)
+        while True:
+            time.sleep(self._lease / 3)
+            now = time.monotonic()
+            with self._lock:
+                for claim in [c for c, until in self._held.items() if until < now]:
+                    del self._held[claim]
+                held = list(self._held)
+            if not held:
+                continue
+            try:
+                pipe = self._client.pipeline(transaction=False)
+                for claim in held:
+                    self._renew(keys=[claim.name], args=[claim.owner, lease_ms], client=pipe)
+                renewed = pipe.execute()
+            except redis.RedisError:  # Redis is away: the claims may lapse, and a retry decides then
+                continue
+            with self._lock:
+                for claim, kept in zip(held, renewed, strict=True):
+                    if not kept:
+                        self._held.pop(claim, None)
+
+
+class _Working:
+    """`GameStore.working`: a claim held by the process's lease keeper for the block's length."""
+
+    def __init__(self, leases: Leases, claim: Claim) -> None:
+        self._leases = leases
+        self._claim = claim
+
+    def __enter__(self) -> None:
+        self._leases.hold(self._claim)
+
+    def __exit__(self, *_: object) -> None:
+        self._leases.release(self._claim)
 
 
 class _redis_errors:  # used like a function: `with _redis_errors():`
@@ -282,12 +396,16 @@ class GameStore:
     loaded and decided again.
     """
 
-    def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
+    def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL,
+                 claim_lease: float = CLAIM_LEASE) -> None:
         self.client = client
         self.idle_ttl = idle_ttl
-        self._commit = client.register_script(_COMMIT)
+        self.claim_lease = claim_lease
+        self._commit = client.register_script(COMMIT_SCRIPT)
+        self._answer = client.register_script(_ANSWER)
         self._forget = client.register_script(_FORGET)
         self._grant = client.register_script(_GRANT)
+        self._leases = Leases(client, client.register_script(_RENEW), claim_lease)
         # A cluster client routes each command to its shard itself; a plain Redis takes the lean path.
         self._commands = None if isinstance(client, redis.RedisCluster) else Commands(client)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
@@ -334,7 +452,7 @@ class GameStore:
         state: State,
         events: list[Event],
         token: tuple[str, dict[str, Any]] | None,
-        answer: tuple[str, Any] | None = None,
+        answer: tuple[Claim, Any] | None = None,
     ) -> None:
         version = state["version"]
         token_hash, role = token if token else ("", {})
@@ -342,10 +460,13 @@ class GameStore:
         args = [expected, version, dumpb(state), dumpb(events), keys.channel(code), self.idle_ttl,
                 token_hash, dumps(role), secrets.token_hex(8)]
         if answer is not None:
-            names.append(answer[0])
-            args += [dumpb(answer[1]), IDEMPOTENCY_TTL]
+            claim, body = answer
+            names.append(claim.name)
+            args += [dumpb(body), IDEMPOTENCY_TTL, claim.owner]
         with _redis_errors():
             ok, current = self._run_commit(names, args)
+        if ok == 2:
+            raise ClaimLost()
         if not ok:
             raise Conflict(int(current))
 
@@ -355,7 +476,7 @@ class GameStore:
         try:
             return self._commands("EVALSHA", self._commit.sha, len(names), *names, *args)
         except redis.exceptions.NoScriptError:  # a restarted Redis without its scripts: load it again
-            self._commit.sha = self.client.script_load(_COMMIT)
+            self._commit.sha = self.client.script_load(COMMIT_SCRIPT)
             return self._commands("EVALSHA", self._commit.sha, len(names), *names, *args)
 
     def _get(self, name: str) -> bytes | None:
@@ -431,7 +552,8 @@ class GameStore:
         """Decide `action` on the freshest state and commit it atomically, retrying on a race.
 
         Raises the rules' ShipmateError when the action is refused, Conflict when
-        `expected_version` is stale, KeyError for an unknown game, Unavailable without Redis.
+        `expected_version` is stale, KeyError for an unknown game, Unavailable without Redis,
+        ClaimLost when `remember`'s claim was taken over by a retry (nothing was stored).
         `new_token` may return a token (hash, role) to store in the same step (a join); `remember`
         stores the change's answer under its Idempotency-Key in the same step too.
         """
@@ -470,7 +592,7 @@ class GameStore:
             answer = None
             if remember is not None:
                 change = Change(new_state, events, remember.answer(change))
-                answer = (keys.idempotency(code, remember.token_hash, remember.key), change.answer)
+                answer = (remember.claim, change.answer)
             try:
                 self._write(code, state["version"], new_state, events, token, answer)
             except Conflict:
@@ -485,41 +607,47 @@ class GameStore:
                 self.on_commit(code, new_state, events)
             return change
 
-    def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any | None:
-        """Claim an Idempotency-Key; return the stored answer when the key was used before.
+    def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any:
+        """Claim an Idempotency-Key, or return the answer stored under it.
 
-        None means the caller is first and must store its answer: with `act(..., remember=...)` for
-        a change, with `remember` for a refusal. A retry that arrives while the first is still
-        running waits for that answer.
+        A `Claim` means the caller is first (or takes over from an attempt whose lease lapsed) and
+        must store its answer: with `act(..., remember=...)` for a change, with `remember` for a
+        refusal. A retry that arrives while the first attempt still works (its claim is renewed)
+        waits for that answer; Unavailable when it does not come within `wait` seconds.
         """
         name = keys.idempotency(code, token_hash, key)
         deadline = time.monotonic() + wait
         delay = 0.005
+        lease_ms = int(self.claim_lease * 1000)
         with _redis_errors():
             while True:
-                if self.client.set(name, "", nx=True, ex=PENDING_TTL):
-                    return None
-                raw = self.client.get(name)
-                if raw:
+                owner = "claim:" + secrets.token_hex(8)
+                if self.client.set(name, owner, nx=True, px=lease_ms):
+                    return Claim(name, owner)
+                raw = cast(bytes | None, self.client.get(name))
+                if raw and not raw.startswith(CLAIMED):
                     return loads(raw)
                 if time.monotonic() > deadline:
                     raise Unavailable("the first request with this Idempotency-Key is still running")
                 time.sleep(delay)
                 delay = min(delay * 2, 0.1)
 
-    def remember(self, code: str, token_hash: str, key: str, answer: Any) -> None:
-        """Store the first answer given under an Idempotency-Key for 24 hours (a refusal's)."""
-        with _redis_errors():
-            self.client.set(keys.idempotency(code, token_hash, key), dumps(answer),
-                            ex=IDEMPOTENCY_TTL)
+    def working(self, claim: Claim) -> _Working:
+        """Keep `claim` alive (its lease renewed) for as long as the block runs."""
+        return _Working(self._leases, claim)
 
-    def forget(self, code: str, token_hash: str, key: str) -> None:
-        """Release a claimed key whose request failed before it had an answer (Redis down).
+    def remember(self, claim: Claim, answer: Any) -> bool:
+        """Store a refusal's answer under its claimed key for 24 hours; False if the claim was lost."""
+        with _redis_errors():
+            return bool(self._answer(keys=[claim.name], args=[claim.owner, dumps(answer), IDEMPOTENCY_TTL]))
+
+    def forget(self, claim: Claim) -> None:
+        """Release a claim whose request failed before it had an answer (Redis down).
 
         A key that holds an answer is kept: the commit may have stored it before its reply was lost.
         """
         with _redis_errors():
-            self._forget(keys=[keys.idempotency(code, token_hash, key)])
+            self._forget(keys=[claim.name], args=[claim.owner])
 
     def hit(self, scope: str, who: str, window: int) -> int:
         """Count one request of `who` in the current fixed window and return the count so far."""

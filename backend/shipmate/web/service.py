@@ -29,7 +29,7 @@ from ..rules import (
     text,
     view_for,
 )
-from ..store import Conflict, GameStore, Remember, Unavailable, hash_token
+from ..store import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, hash_token
 from ..store.games import Change
 from .errors import (
     Answer,
@@ -257,7 +257,10 @@ def act(code: str, token: str | None, body: Any, idempotency_key: str | None, la
     The answer under an Idempotency-Key, success or refusal, is stored for 24 hours and given to
     every retry with that key; a retry that arrives while the first is running waits for it. A
     change's answer is made before its commit and stored by the commit itself, so a change is never
-    left without its answer; a refusal changes nothing and is stored after it.
+    left without its answer; a refusal changes nothing and is stored after it. The first attempt
+    holds the key with a lease it renews while it works: a retry that finds the lease lapsed (the
+    first attempt's server died, or stalled) takes the key over and decides; the stalled attempt then
+    stores nothing and answers with the retry's answer.
     Raises ApiError when the caller is not known (401, 404, 429) and Unavailable without Redis.
     """
     if not token:
@@ -269,19 +272,34 @@ def act(code: str, token: str | None, body: Any, idempotency_key: str | None, la
         return _apply(code, caller, body, language, shown=shown)
     if not IDEMPOTENCY_KEY.match(idempotency_key):
         return refusal(BadRequest({"Idempotency-Key": ["1 to 128 visible ASCII characters."]}), language)
-    stored = store().remembered(code, caller.token_hash, idempotency_key)
-    if stored is not None:
-        return int(stored["status"]), stored["body"]
-    remember = Remember(caller.token_hash, idempotency_key, partial(_stored_success, viewer=caller.viewer))
-    try:
-        status, answer = _apply(code, caller, body, language, remember)
-    except BaseException:
-        store().forget(code, caller.token_hash, idempotency_key)
-        raise
-    if status == 200:  # stored by the commit
+    while True:
+        found = store().remembered(code, caller.token_hash, idempotency_key)
+        if not isinstance(found, Claim):
+            return int(found["status"]), found["body"]
+        answered = _first_answer(code, caller, body, language, found, shown)
+        if answered is not None:
+            return answered
+        # The claim lapsed and a retry took it over: that retry's answer is this request's too.
+
+
+def _first_answer(code: str, caller: Caller, body: Any, language: str, claim: Claim,
+                  shown: Shown) -> Answer | None:
+    """Decide an action under a claimed Idempotency-Key and store its answer; None if the claim was lost."""
+    assert caller.token_hash is not None
+    remember = Remember(claim, partial(_stored_success, viewer=caller.viewer))
+    with store().working(claim):
+        try:
+            status, answer = _apply(code, caller, body, language, remember, shown)
+        except ClaimLost:
+            return None
+        except BaseException:
+            store().forget(claim)
+            raise
+        if status == 200:  # stored by the commit
+            return status, answer
+        try:
+            if not store().remember(claim, {"status": status, "body": answer}):
+                return None
+        except Unavailable:  # nothing changed; a retry after the claim lapses decides again
+            log.warning("could not store a refusal under an Idempotency-Key of game %s", code)
         return status, answer
-    try:
-        store().remember(code, caller.token_hash, idempotency_key, {"status": status, "body": answer})
-    except Unavailable:  # nothing changed; a retry after the claim lapses (30 s) decides again
-        log.warning("could not store the refusal under Idempotency-Key %r of game %s", idempotency_key, code)
-    return status, answer
