@@ -44,7 +44,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
     hub = Hub(app.config["REDIS_URL"], store, service.update_body,
-              pings=float(app.config["WS_PING_INTERVAL"]), keepalive=float(app.config["WS_KEEPALIVE"]))
+              pings=float(app.config["WS_PING_INTERVAL"]), keepalive=float(app.config["WS_KEEPALIVE"]),
+              idle_check=float(app.config["HUB_IDLE_CHECK"]))
     store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
     store.committing = hub.committing
     app.extensions["shipmate.hub"] = hub

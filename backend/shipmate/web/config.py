@@ -43,6 +43,10 @@ DEFAULTS: dict[str, Any] = {
     # of once per viewer, and takes such sockets off the fast path (docs/PERFORMANCE.md: about a
     # third of the actions/s).
     "WS_COMPRESSION": False,
+    # Seconds the hub's Redis subscription may stay silent before the hub pings Redis to check the
+    # connection; no pong within as long again is a lost connection (then it reconnects and catches
+    # up). A quiet table is not a lost one: the subscription stays the same for hours.
+    "HUB_IDLE_CHECK": 30.0,
 }
 
 

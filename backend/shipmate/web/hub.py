@@ -253,8 +253,14 @@ class Subscription:
         with self._writing:
             self._connection.send_command("UNSUBSCRIBE", channel)
 
+    def ping(self) -> None:
+        """Ask Redis for a ``pong`` reply: a silent connection shows whether it is still alive."""
+        with self._writing:
+            self._connection.send_command("PING")
+
     def read(self) -> list[Any]:
-        """Wait for the next reply and return it."""
+        """Wait for the next reply and return it; redis.TimeoutError after the client's socket
+        timeout of silence (the connection stays usable)."""
         reply: list[Any] = self._connection.read_response(disconnect_on_error=False, push_request=True)
         return reply
 
@@ -281,11 +287,13 @@ class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
     def __init__(self, redis_url: str, store: GameStore, render: Render, *, pings: float,
-                 keepalive: float) -> None:
+                 keepalive: float, idle_check: float = 30.0) -> None:
         # Whose settings the subscriber connection takes. Errors surface at once (no silent
-        # reconnects), so every reconnect is followed by a catch-up. For a cluster, its seed node
+        # reconnects), so every reconnect is followed by a catch-up. A read that times out is a
+        # quiet table, not a loss: the hub then pings Redis (`_run`). For a cluster, its seed node
         # hears every PUBLISH.
-        self._client = redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2)
+        self._client = redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2,
+                                            socket_timeout=idle_check)
         self._store = store
         self._render = render
         self._intervals = {"tick": pings, "probe": keepalive}
@@ -299,6 +307,10 @@ class Hub:
         self._held: dict[str, list[bytes]] = {}  # their publishes, held back meanwhile
         self._subscription: Subscription | None = None  # None while (re)connecting
         self._thread: threading.Thread | None = None
+        self.idle_checks = 0
+        """How often a silent subscription was checked with a ping (each answered keeps it)."""
+        self.reconnects = 0
+        """How often the subscription was lost and made again."""
 
     def attach(self, sock: Socket) -> None:
         """Start sending a game's changes to `sock`; return once the game's channel is subscribed."""
@@ -371,30 +383,48 @@ class Hub:
 
     def _run(self) -> None:
         subscription = self._connect(first=True)
+        pinged = False  # a ping is out, and its pong has not come yet
         while True:
             try:
                 reply = subscription.read()
-            except (redis.RedisError, OSError):
-                log.warning("lost the Redis subscription; reconnecting")
-                with self._lock:
-                    self._subscription = None
-                subscription.close()
-                subscription = self._connect(first=False)
+            except redis.TimeoutError as silence:
+                if not pinged:  # a quiet while: ask Redis whether the connection still carries
+                    pinged = True
+                    self.idle_checks += 1
+                    with contextlib.suppress(redis.RedisError, OSError):
+                        subscription.ping()
+                    continue
+                cause: BaseException = silence
+            except (redis.RedisError, OSError) as lost:
+                cause = lost
+            else:
+                pinged = False
+                self._handle(reply)
                 continue
-            kind = reply[0]
-            if kind == b"message":
-                code = keys.channel_code(reply[1].decode())
-                with self._lock:
-                    if code in self._committing:
-                        self._held.setdefault(code, []).append(reply[2])
-                        continue
-                if not self._fanned_already(code, reply[2]):
-                    self._fan_out(code, Update(loads(reply[2]), self._render))
-            elif kind == b"subscribe":
-                with self._lock:
-                    subscribed = self._subscribed.get(keys.channel_code(reply[1].decode()))
-                if subscribed is not None:
-                    subscribed.set()
+            log.warning("lost the Redis subscription (%s: %s); reconnecting", type(cause).__name__, cause)
+            with self._lock:
+                self._subscription = None
+            subscription.close()
+            subscription = self._connect(first=False)
+            self.reconnects += 1
+            pinged = False
+
+    def _handle(self, reply: list[Any]) -> None:
+        """Act on one pub/sub reply: a change to fan out, a confirmed subscription, or a pong."""
+        kind = reply[0]
+        if kind == b"message":
+            code = keys.channel_code(reply[1].decode())
+            with self._lock:
+                if code in self._committing:
+                    self._held.setdefault(code, []).append(reply[2])
+                    return
+            if not self._fanned_already(code, reply[2]):
+                self._fan_out(code, Update(loads(reply[2]), self._render))
+        elif kind == b"subscribe":
+            with self._lock:
+                subscribed = self._subscribed.get(keys.channel_code(reply[1].decode()))
+            if subscribed is not None:
+                subscribed.set()
 
     def committing(self, code: str) -> Holding:
         """Hold back a game's published changes while this process commits one of its own.

@@ -1,0 +1,54 @@
+"""The hub's one Redis subscription lasts: a quiet table is checked with a ping, not reconnected."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import pytest
+import redis
+
+from shipmate.rules import Viewer, create
+from shipmate.store import GameStore, hash_token
+from shipmate.web.hub import Hub, Update
+from shipmate.web.service import update_body
+from tests.fixtures_server import wait_for
+from tests.store import counter_game  # noqa: F401  (registers the test game)
+
+
+class Listener:
+    """A socket stand-in that notes the versions it is handed."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.versions: list[int] = []
+
+    def deliver(self, update: Update) -> None:
+        self.versions.append(update.version)
+
+    def tick(self) -> None:
+        """No ping messages in this test."""
+
+    def probe(self) -> None:
+        """No keep-alive probes in this test."""
+
+
+def test_an_idle_subscription_survives_its_read_timeouts_without_reconnecting(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = GameStore(redis.Redis.from_url(redis_url), idle_ttl=600)
+    code = secrets.token_hex(4).upper()
+    state, event = create("test-counter", code, {}, secrets.token_hex(32))
+    store.create(code, state, event, hash_token("host"))
+    hub = Hub(redis_url, store, update_body, pings=3600, keepalive=3600, idle_check=0.2)
+    listener = Listener(code)
+    with caplog.at_level(logging.WARNING, logger="shipmate.web.hub"):
+        hub.attach(listener)
+        wait_for(lambda: hub.idle_checks >= 5, "five quiet spells, each checked with a ping")
+        assert hub.reconnects == 0
+        GameStore(redis.Redis.from_url(redis_url)).act(code, {"type": "add", "n": 2}, Viewer(player="p1"))
+        wait_for(lambda: listener.versions == [1], "the change to come through the same subscription")
+        wait_for(lambda: hub.idle_checks >= 8, "more quiet after it")
+    assert hub.reconnects == 0
+    assert [r.message for r in caplog.records] == []  # nothing that looks like a failure
+    hub.detach(listener)
