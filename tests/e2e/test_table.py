@@ -21,11 +21,16 @@ from .layout import shot_of_the_end
 pytestmark = pytest.mark.e2e
 
 
-def die_values(page: Page, selector: str = "#dice-row") -> list[str]:
-    """The faces shown in a dice row, from the dice's accessible labels ("Movement: 4")."""
-    labels = page.locator(f"{selector} svg.die").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))")
-    return [label.rsplit(":", 1)[-1].strip() for label in labels]
+def show_faces(page: Page, faces: list[str], selector: str = "#dice-row") -> None:
+    """Wait until a dice row has stopped tumbling and shows `faces` (from the dice's accessible
+    labels, "Movement: 4")."""
+    page.wait_for_function("""([selector, faces]) => {
+      const row = document.querySelector(selector);
+      if (!row || row.classList.contains('rolling')) return false;
+      const shown = [...row.querySelectorAll('svg.die')]
+        .map((e) => e.getAttribute('aria-label').split(':').pop().trim());
+      return shown.join() === faces.join();
+    }""", arg=[selector, faces])
 
 
 def _evil_name(base: str) -> str:
@@ -143,13 +148,11 @@ def test_a_roll_shows_the_same_dice_on_the_screen(table: dict[str, Any]) -> None
     expect(page.locator("#end-turn")).to_be_disabled()
     page.locator("#do-roll").click()
     expect(page.locator(".allowance")).to_be_visible()
-    page.wait_for_timeout(900)  # the tumble settles on the server's faces
     state = api(table["base"], "GET", f"/api/games/{table['code']}")
     dice = state["turn"]["dice"]
     expected = [str(dice["move"]["value"]), *(str(d["value"]) for d in dice["white"])]
-    assert die_values(page) == expected
-    screen.page.wait_for_timeout(900)
-    assert die_values(screen.page) == expected
+    show_faces(page, expected)  # the tumble settles on the server's faces
+    show_faces(screen.page, expected)
     expect(screen.page.locator(".screen-roll")).to_contain_text("Brought")
     expect(page.locator(".dicebox .brought")).to_contain_text("Brought")
     # T3: sail one square with ship 1; the phone counts it against the allowance
@@ -388,13 +391,10 @@ def test_the_dice_device_and_the_host_panel(table: dict[str, Any]) -> None:
     dice.goto(f"/dice/{code}")
     dice.locator("#table-roll").click()
     expect(dice.locator(".brought")).to_be_visible()
-    dice.wait_for_timeout(900)
     rolled = api(base, "GET", f"/api/games/{code}")["turn"]["dice"]
     faces = [str(rolled["move"]["value"]), *(str(d["value"]) for d in rolled["white"])]
-    assert die_values(dice) == faces
-    expect(watcher.locator(".brought")).to_be_visible()
-    watcher.wait_for_timeout(900)
-    assert die_values(watcher) == faces
+    show_faces(dice, faces)
+    show_faces(watcher, faces)
     dice.screenshot(path=str(SHOTS / "dice-device.png"))
     dice.close()
     watcher.close()
