@@ -8,7 +8,8 @@ const no = (rule, key, params = {}) => ({ ok: false, rule, key, params });
 export function playerById(state, id) {
   return (state && state.players || []).find((p) => p.id === id) || null;
 }
-const nameOf = (state, id) => (playerById(state, id) || {}).name || String(id || '');
+/** A player's name by id, or the id itself. */
+export const nameOf = (state, id) => (playerById(state, id) || {}).name || String(id || '');
 
 export const handLimit = (ruleset) => ruleset.hand_limit || 8;
 const leastCards = (state, ruleset) => Math.min((ruleset.house_rules || {}).min_bid_cards ?? 1, state.display.length);

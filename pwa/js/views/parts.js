@@ -34,10 +34,12 @@ export function tapItems(session) {
   return [...notes, ...waiting];
 }
 
-function stripButton(b) {
+/** A strip button; while a tap of the item waits for the network, its other choices wait too. */
+function stripButton(b, settling) {
   if (b.href) return html`<a class="button ${b.cls || ''}" id="${b.id}" href="${b.href}">${b.label}</a>`;
   const attrs = [b.act ? html` data-act="${b.act}"` : '', ...Object.entries(b.data || {}).map(([k, v]) => html` data-${k}="${v}"`)];
-  if (b.waiting) return html`<button type="button" id="${b.id}" class="${b.cls || ''}"${attrs} disabled aria-busy="true">⏳ ${b.label}</button>`;
+  if (b.waiting) return html`<button type="button" id="${b.id}" class="${b.cls || ''}"${attrs} disabled aria-busy="true"><span class="spinner" aria-hidden="true"></span>${b.label}</button>`;
+  if (settling) return html`<button type="button" id="${b.id}" class="${b.cls || ''}"${attrs} disabled>${b.label}</button>`;
   if (!b.check || b.check.ok) return html`<button type="button" id="${b.id}" class="${b.cls || ''}"${attrs}>${b.label}</button>`;
   return html`<button type="button" id="${b.id}" class="${b.cls || ''}"${attrs} disabled aria-describedby="${b.id}-why">${b.label}</button>`;
 }
@@ -54,16 +56,33 @@ export function nowStrip(who, items) {
     <div class="now-who">${who}</div>
     <ul class="now-items">${items.map((i) => html`<li class="now-item ${i.tone}" id="now-${i.id}">
       <p class="now-text">${i.text}</p>
-      ${i.buttons.length ? html`<div class="now-buttons">${i.buttons.map(stripButton)}</div>` : ''}
-      ${i.buttons.filter((b) => b.check && !b.check.ok && !b.waiting).map((b) => html`<p class="why" id="${b.id}-why">${explain(b.check)}</p>`)}
+      ${i.buttons.length ? html`<div class="now-buttons">${i.buttons.map((b) => stripButton(b, i.buttons.some((x) => x.waiting)))}</div>` : ''}
+      ${i.buttons.some((b) => b.waiting) ? '' : i.buttons.filter((b) => b.check && !b.check.ok).map((b) => html`<p class="why" id="${b.id}-why">${explain(b.check)}</p>`)}
     </li>`)}</ul></section>`;
 }
 
-/** A strip button's own clicks (dismissing a note); true when the click was one of them. */
+/** Scroll the card `hash` names to just below the sticky strip, and put the focus on it. */
+export function reveal(hash) {
+  const target = document.querySelector(hash);
+  if (!target) return;
+  const strip = document.getElementById('now');
+  const covered = strip ? (parseFloat(getComputedStyle(strip).top) || 0) + strip.offsetHeight : 0;
+  const top = window.scrollY + target.getBoundingClientRect().top - covered - 8;
+  window.scrollTo({ top: Math.max(0, top), behavior: 'smooth' });
+  target.focus({ preventScroll: true });
+}
+
+/** The strip's own clicks (dismissing a note, going to the card a link names); true when handled. */
 export function stripClick(event, session) {
   const dismiss = event.target.closest('[data-dismiss]');
-  if (!dismiss) return false;
-  session.dismiss(dismiss.dataset.dismiss);
+  if (dismiss) {
+    session.dismiss(dismiss.dataset.dismiss);
+    return true;
+  }
+  const link = event.target.closest('#now a[href^="#"]');
+  if (!link) return false;
+  event.preventDefault();
+  reveal(link.getAttribute('href'));
   return true;
 }
 

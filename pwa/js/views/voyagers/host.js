@@ -1,12 +1,19 @@
-// Voyagers' Venture's host panel: the cards on display this year (the cards stay physical, VV2), next
-// year's turn order (VV13), the gold count (VV20), closing the last purchases (VV14), the seed's hash.
+// Voyagers' Venture's host panel: at the top what needs the host now (the cards to enter, next year's
+// order, closing the last purchases, VV14, right there) and the table's story; the cards on display
+// this year (the cards stay physical, VV2), next year's turn order (VV13), the gold count (VV20),
+// undo, the seed's hash. Every tap goes through the session's outbox.
 import { tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t } from '../../i18n.js';
 import * as V from '../../logic/voyagers.js';
+import { hostItems, tellers } from '../../logic/voyagers_table.js';
+import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
 import { listen, paintSwatches, swatch } from '../../ui.js';
+import { feed, nowStrip, stripClick, tapItems } from '../parts.js';
 import { bidPanel, displayCards, playersList, rankingTable, yearLine } from './parts.js';
+
+const FEED_LINES = 6;
 
 export async function mount(root, { code }) {
   const hostToken = tokensFor(code).host;
@@ -21,7 +28,7 @@ export async function mount(root, { code }) {
   function displayForm() {
     if (state.stage !== 'display') return '';
     const ready = ui.rows.some((r) => r.name.trim());
-    return html`<section class="card vv-host-display"><h2>${t('vv_host_display_h')}</h2>
+    return html`<section class="card vv-host-display"><h2 id="vv-host-display-h" tabindex="-1">${t('vv_host_display_h')}</h2>
       <form id="display-form">${ui.rows.map((r, i) => html`<div class="vv-display-row">
         <label>${t('vv_card_name', { n: i + 1 })}<input id="card-name-${i}" data-row="${i}" maxlength="60" value="${r.name}" autocomplete="off"></label>
         <label>${t('vv_card_kind')}<select id="card-kind-${i}" data-kind-row="${i}">${(session.ruleset.card_kinds || []).map((k) => html`<option value="${k.id}" ${r.kind === k.id ? html`selected` : ''}>${t(`vv_${k.id}`)}</option>`)}</select></label>
@@ -33,7 +40,7 @@ export async function mount(root, { code }) {
   function orderForm() {
     if (state.stage !== 'order') return '';
     if (!ui.order) ui.order = [...state.turn_order];
-    return html`<section class="card"><h2>${t('vv_order_h')}</h2><ol class="vv-list">${ui.order.map((id, i) => {
+    return html`<section class="card"><h2 id="vv-order-h" tabindex="-1">${t('vv_order_h')}</h2><ol class="vv-list">${ui.order.map((id, i) => {
       const p = V.playerById(state, id);
       return html`<li>${swatch(session.ruleset, p.character)} <strong>${p.name}</strong>
         <span class="count"><button type="button" class="small" data-up="${i}" aria-label="${t('vv_up')}: ${p.name}" ${i === 0 ? html`disabled` : ''}>↑</button>
@@ -52,32 +59,43 @@ export async function mount(root, { code }) {
     if (!state) return;
     const rs = session.ruleset;
     const mine = tokensFor(code);
-    render(root, html`<h1>${t('host_panel')} · ${t('game_voyagers')}</h1>
+    const events = session.log.all();
+    const items = hostItems(state, rs);
+    const queued = new Set(session.outbox.pending.map((e) => e.action.type));
+    for (const b of items.flatMap((i) => i.buttons)) if (b.act && queued.has(b.act)) b.waiting = true;
+    const who = html`<strong>${t('host_panel')}</strong>${state.phase === 'playing' && state.round
+      ? html` <span class="muted">${t('vv_year_short', { year: state.year, n: state.round, of: state.rounds })}</span>` : ''}`;
+    render(root, html`${state.phase !== 'lobby' ? nowStrip(who, [...tapItems(session), ...items]) : ''}
+      <h1>${t('host_panel')} · ${t('game_voyagers')}</h1>
       <section class="card">${yearLine(state)}<nav class="links">
         ${mine.player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${t('lobby')}</a>` : ''}</nav>
+        ${state.phase === 'playing' ? html`<button type="button" id="host-undo">${t('undo')}</button>` : ''}
         <p>${t('seed_hash')}: <code id="seed-hash" class="mono wrap">${state.seed_hash}</code></p></section>
+      ${state.phase !== 'lobby' ? feed(story(events, tellers, { state, ruleset: rs, events }, { limit: FEED_LINES })) : ''}
       ${displayForm()}${orderForm()}
-      ${state.stage === 'purchase' ? html`<section class="card"><button type="button" id="close-purchases" class="primary wide">${t('vv_close')}</button></section>` : ''}
       ${state.display.length ? html`<section class="card"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>` : ''}
       ${bidPanel(state, rs)}${rankingTable(state, rs)}${playersList(state, rs)}${goldForm()}`);
     paintSwatches(root);
   }
 
-  async function act(action) {
-    const answer = await session.act(action);
-    if (answer) draw();
+  async function act(action, label) {
+    const answer = await session.act(action, label);
+    draw();
     return answer;
   }
+
+  const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
 
   async function sendDisplay() {
     const base = `${state.year}-`;
     const cards = ui.rows.filter((r) => r.name.trim()).map((r, i) => ({ id: `${base}${i + 1}`, kind: r.kind, name: r.name.trim() }));
-    if (await act({ type: 'display', cards })) { ui.rows = [{ name: '', kind: 'common' }]; draw(); }
+    if (await act({ type: 'display', cards }, t('vv_display_send'))) { ui.rows = [{ name: '', kind: 'common' }]; draw(); }
   }
 
   async function onClick(event) {
+    if (stripClick(event, session)) return;
     const el = event.target.closest('button');
     if (!el || el.disabled) return;
     if (el.id === 'add-card') { ui.rows.push({ name: '', kind: 'common' }); draw(); root.querySelector(`#card-name-${ui.rows.length - 1}`)?.focus(); }
@@ -85,12 +103,14 @@ export async function mount(root, { code }) {
     const swap = (i, j) => { [ui.order[i], ui.order[j]] = [ui.order[j], ui.order[i]]; draw(); };
     if (el.dataset.up) swap(Number(el.dataset.up), Number(el.dataset.up) - 1);
     if (el.dataset.down) swap(Number(el.dataset.down), Number(el.dataset.down) + 1);
-    if (el.id === 'order-send') { if (await act({ type: 'turn_order', order: ui.order })) ui.order = null; }
+    if (el.id === 'order-send') { if (await act({ type: 'turn_order', order: ui.order }, labelOf(el))) ui.order = null; }
     if (el.dataset.setGold) {
       const pid = el.dataset.setGold;
-      if (await act({ type: 'set_gold', player: pid, gold: Number(ui.gold[pid] ?? V.playerById(state, pid).gold) })) { delete ui.gold[pid]; draw(); }
+      const gold = Number(ui.gold[pid] ?? V.playerById(state, pid).gold);
+      if (await act({ type: 'set_gold', player: pid, gold }, `${labelOf(el)}: ${V.nameOf(state, pid)} ${gold}`)) { delete ui.gold[pid]; draw(); }
     }
-    if (el.id === 'close-purchases') await act({ type: 'close_purchases' });
+    if (el.dataset.act === 'close_purchases') await act({ type: 'close_purchases' }, labelOf(el));
+    if (el.id === 'host-undo') await act({ type: 'undo' }, labelOf(el));
   }
 
   function onInput(event) {
@@ -110,6 +130,10 @@ export async function mount(root, { code }) {
   }
 
   const off = listen(root, { click: onClick, input: onInput, change: onInput, submit: onSubmit });
-  session = await openGame(code, hostToken, { onState: (s) => { state = s; if (s.stage !== 'order') ui.order = null; draw(); } });
+  session = await openGame(code, hostToken, {
+    onState: (s) => { state = s; if (s.stage !== 'order') ui.order = null; draw(); },
+    onChange: draw,
+    history: 'all',
+  });
   return { refresh: draw, unmount() { off(); session.close(); } };
 }

@@ -14,7 +14,7 @@ export function yearLine(state) {
   if (!state.round) return html`<p>${t('waiting_host')}</p>`;
   const who = nameOf(state, state.waiting_for);
   return html`<p class="vv-year"><strong>${t('vv_year', { year: state.year, n: state.round, of: state.rounds })}</strong></p>
-    <p class="vv-stage">${t(`vv_stage_${state.stage}`, { name: who })}</p>`;
+    <p class="vv-stage">${t(`vv_stage_${state.stage}`, { name: who, year: state.year + 1 })}</p>`;
 }
 
 /** One displayed card: its name, its deck and its doubloons in words; a tick box when `pick` is given. */
@@ -77,3 +77,4 @@ export function rankingTable(state, ruleset) {
         <td>${parts.map(([k, v]) => html`<span class="tag">${t(`vv_part_${k}`)} ${v >= 0 ? `+${v}` : `−${-v}`}</span>`)}</td></tr>`;
     })}</tbody></table></section>`;
 }
+

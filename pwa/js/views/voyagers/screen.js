@@ -1,31 +1,68 @@
-// Voyagers' Venture on the shared screen (public view, no token): the year and round, the display
-// with its doubloons, the current bid with who has agreed, the players, and the final ranking.
+// Voyagers' Venture on the shared screen (public view, no token): the year and what the round waits
+// for, the display with its doubloons, the table's story large beneath it, the current bid with who
+// has agreed, the players, the final ranking — and the moments that matter read aloud (who took which
+// cards, the end of a division and of a year, the ranking and its winner, the host's undo).
 import { qrUrl } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t } from '../../i18n.js';
+import { story } from '../../logic/story.js';
+import { tellers } from '../../logic/voyagers_table.js';
 import { openGame } from '../../session.js';
 import { paintSwatches } from '../../ui.js';
+import { feed } from '../parts.js';
+import { SharedScreen } from '../tv.js';
 import { bidPanel, displayCards, playersList, rankingTable, yearLine } from './parts.js';
+
+const FEED_LINES = 9;
+const MIN_LINES = 3;
+const WIDE = 1100; // the width from which the screen is laid out in columns (css/app.css)
 
 export async function mount(root, { code }) {
   let state = null;
   let session;
+  const tv = new SharedScreen(code, tellers, () => draw());
 
   function draw() {
     if (!state) return;
     const rs = session.ruleset;
+    const events = session.log.all();
+    const ctx = { state, ruleset: rs, events };
     render(root, html`<div class="screen vv-screen">
+      ${tv.control()}
       <section class="screen-turn"><h1>${t('game_voyagers')}</h1>${yearLine(state)}</section>
       ${rankingTable(state, rs)}
       <div class="vv-main">
-        <section class="card vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>
+        <div>${state.phase === 'finished' ? '' : html`<section class="card vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>`}
+          ${feed(story(events, tellers, ctx, { limit: FEED_LINES }), { big: true })}</div>
         <div>${bidPanel(state, rs)}${playersList(state, rs)}</div>
-        <aside class="screen-side"><figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200">
+        <aside class="vv-side"><figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200">
           <figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure></aside>
       </div></div>`);
     paintSwatches(root);
+    fitFeed();
+    tv.announce(session.log, state.version, ctx);
   }
 
-  session = await openGame(code, null, { onState: (s) => { state = s; draw(); } });
-  return { refresh: draw, unmount() { session.close(); } };
+  /** A TV shows no scrollbar: the story keeps as many of its newest lines as fit on the screen. */
+  function fitFeed() {
+    if (window.innerWidth <= WIDE) return; // a narrow screen is a page that scrolls
+    const box = root.querySelector('.feed-big');
+    const lines = box && box.querySelector('.feed-lines');
+    while (lines && lines.children.length > MIN_LINES && box.getBoundingClientRect().bottom > window.innerHeight - 8) {
+      lines.lastElementChild.remove();
+    }
+  }
+
+  session = await openGame(code, null, {
+    onState: (s) => { state = s; draw(); },
+    onChange: draw,
+    history: 'all',
+  });
+  return {
+    refresh: draw,
+    unmount() {
+      tv.close();
+      session.close();
+    },
+  };
 }
