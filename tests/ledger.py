@@ -48,9 +48,6 @@ def _resources(ledger: dict[str, Stock], event: Event) -> None:
     elif kind == "EventDrawn":
         for pid, delta in event["changes"].items():
             _add(ledger[pid], delta)
-    elif kind == "ActionUndone":  # the host's undo puts every stock back as it was
-        for pid, player in event["state"]["players"].items():
-            ledger[pid] = Counter(player["resources"])
 
 
 def _offers(accepted: dict[str, list[int]], closed: set[str], event: Event) -> None:
@@ -64,11 +61,6 @@ def _offers(accepted: dict[str, list[int]], closed: set[str], event: Event) -> N
         closed.add(event["offer_id"])
     elif kind == "TurnEnded":
         closed.update(event["lapsed"])
-    elif kind == "ActionUndone":  # an undone acceptance is taken back; offers open as restored
-        for versions in accepted.values():
-            if event["undone_version"] in versions:
-                versions.remove(event["undone_version"])
-        closed.difference_update(o["id"] for o in event["state"]["offers"])
 
 
 def audit(events: list[Event], state: State) -> dict[str, int]:
@@ -83,7 +75,17 @@ def audit(events: list[Event], state: State) -> dict[str, int]:
     ledger: dict[str, Stock] = {}
     accepted: dict[str, list[int]] = {}
     closed: set[str] = set()
+    before: dict[int, tuple[dict[str, Stock], dict[str, list[int]], set[str]]] = {}
     for event in events:
+        if event["version"] not in before:  # the books as they stood before this change
+            before[event["version"]] = ({p: Counter(s) for p, s in ledger.items()},
+                                        {o: list(v) for o, v in accepted.items()}, set(closed))
+        if event["type"] == "ActionUndone":  # the host's undo puts the books back as they were
+            kept, was_accepted, was_closed = before[event["undone_version"]]
+            ledger = {p: Counter(s) for p, s in kept.items()}
+            accepted = {o: list(v) for o, v in was_accepted.items()}
+            closed = set(was_closed)
+            continue
         _resources(ledger, event)
         _offers(accepted, closed, event)
         for pid, stock in ledger.items():

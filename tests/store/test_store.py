@@ -231,12 +231,13 @@ def test_a_retry_takes_over_a_lapsed_claim_and_the_slow_first_attempt_stores_not
     store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.2)
     slow = claim(store, code, "k")  # the first attempt's server stalls: nothing renews its lease
     _lapse(store, slow)
-    retry = claim(store, code, "k")  # the retry takes the key over
+    retry = claim(store, code, "k")  # the retry takes the key over, and works on it
     assert retry.owner != slow.owner
-    with pytest.raises(ClaimLost):  # the first attempt wakes up and commits: refused, nothing stored
-        store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(slow, _answer))
-    assert not store.remember(slow, {"status": 422})  # nor can it store a refusal
-    change = store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(retry, _answer))
+    with store.working(retry):
+        with pytest.raises(ClaimLost):  # the first attempt wakes up and commits: refused, nothing stored
+            store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(slow, _answer))
+        assert not store.remember(slow, {"status": 422})  # nor can it store a refusal
+        change = store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(retry, _answer))
     assert store.remembered(code, "t", "k") == change.answer  # the first attempt's answer too
     assert [e["version"] for e in store.events_since(code, -1)] == [0, 1]  # applied once
     state = store.load(code)
@@ -247,8 +248,9 @@ def test_a_claim_taken_over_while_its_first_attempt_commits_is_applied_once(
     redis_client: redis.Redis, code: str
 ) -> None:
     """The two attempts race to commit the same key after a takeover: exactly one change lands."""
-    store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.2)
-    for round_ in range(20):
+    store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.5)
+    rounds = 6
+    for round_ in range(rounds):
         key = f"race-{round_}"
         slow = claim(store, code, key)
         _lapse(store, slow)
@@ -263,15 +265,18 @@ def test_a_claim_taken_over_while_its_first_attempt_commits_is_applied_once(
                 outcomes.append("applied")
             except ClaimLost:
                 outcomes.append("lost")
+            except Exception as exc:  # reported by the assertion below
+                outcomes.append(repr(exc))
 
         threads = [threading.Thread(target=attempt, args=(c,)) for c in (slow, retry)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        with store.working(retry):  # the retry's server is alive: its lease holds
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
         assert sorted(outcomes) == ["applied", "lost"], outcomes
     state = store.load(code)
-    assert state is not None and state["version"] == state["purse"] == 20
+    assert state is not None and state["version"] == state["purse"] == rounds
 
 
 def test_a_working_claim_is_renewed_past_its_lease(redis_client: redis.Redis, code: str) -> None:

@@ -3,15 +3,15 @@
 State and events are plain JSON data (dicts). Every game keeps these keys in its state:
 ``game``, ``code``, ``version``, ``seed`` (hex, secret until the game ends) and ``counters``
 (``{"dice": n, "draws": m}``: how many dice and card draws the seed has given so far). The core adds
-``_undo``: the state before the most recent change, so that the host can take one step back.
+``_undo``: what the most recent change altered and how to put it back (its ``restore`` patch), so
+that the host can take one step back; never a whole copy of the state.
 
-``evolve`` never mutates its input: it returns a new state that may share unchanged parts with the
+``evolve`` never mutates its input: it returns a new state that shares unchanged parts with the
 old one. A change (one action) raises ``version`` by exactly one; all its events carry that version.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -103,7 +103,7 @@ def _game_of(state: State) -> Game:
 def create(game: str, code: str, options: Mapping[str, Any], seed_hex: str) -> tuple[State, Event]:
     """Start a new game: return its state at version 0 and its first event."""
     event = {**game_named(game).created(code, options, seed_hex), "version": 0}
-    return evolve({}, event), event
+    return fold({}, [event]), event
 
 
 def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
@@ -138,44 +138,111 @@ def _decide_undo(state: State, actor: Viewer) -> list[Event]:
                 "That action rolled a die or drew a card: a roll stays rolled.",
             ),
         )
-    return [{"type": "ActionUndone", "undone_version": last["version"], "state": last["state"]}]
+    return [{"type": "ActionUndone", "undone_version": last["version"], "restore": last["restore"]}]
 
 
 def evolve(state: State, event: Event) -> State:
-    """Fold one event into the state (the game's evolve, plus versions and the undo slot)."""
+    """Fold one event into the state: the game's evolve, or the host's undo; and the version."""
     if event["type"] == "ActionUndone":
-        restored: State = json.loads(json.dumps(event["state"]))
+        restored = restore(state, event["restore"])
         restored["counters"] = state["counters"]  # a die once rolled stays rolled
-        restored["version"] = event["version"]
-        restored["_undo"] = None
-        return restored
-    game = _GAMES[state["game"] if state else event["game"]]
-    new = game.evolve(state, event)
-    if state and event["version"] != state["version"]:
-        previous = {k: v for k, v in state.items() if k != "_undo"}
-        new["_undo"] = {"version": event["version"], "state": previous, "rolled": False}
-    elif not state:
-        new["_undo"] = None
-    if new.get("_undo") and (any(True for _ in dice_in(event)) or "draw" in event):
-        new["_undo"] = {**new["_undo"], "rolled": True}
-    new["version"] = event["version"]
+    else:
+        restored = _GAMES[state["game"] if state else event["game"]].evolve(state, event)
+    restored["version"] = event["version"]
+    return restored
+
+
+def fold(state: State, events: list[Event]) -> State:
+    """Fold the events of one change and note how to take the change back (``_undo``).
+
+    An undo cannot itself be undone (one step back, not two), nor can a change that rolled a die
+    or drew a card (a roll stays rolled): their ``_undo`` is None or says `rolled`.
+    """
+    before = state
+    for event in events:
+        state = evolve(state, event)
+    if not before or events[0]["type"] == "ActionUndone":
+        state["_undo"] = None
+    elif any(True for event in events for _ in dice_in(event)) or any("draw" in e for e in events):
+        state["_undo"] = {"version": state["version"], "rolled": True}
+    else:
+        state["_undo"] = {"version": state["version"], "rolled": False,
+                          "restore": changes_back(state, before)}
+    return state
+
+
+UNDONE_KEYS = frozenset({"_undo", "version"})
+"""Top-level keys a restore patch leaves alone: the undo slot and the version, set by `fold`."""
+
+
+def changes_back(after: State, before: State) -> dict[str, list[Any]]:
+    """Return the patch that turns `after` back into `before` (what one change altered).
+
+    ``{"set": [[path, value], …], "drop": [path, …]}``, paths as lists of keys. States share the
+    parts a change left alone (evolve copies only the path it changes), so the walk skips them by
+    identity and costs what the change touched, not the size of the state.
+    """
+    patch: dict[str, list[Any]] = {"set": [], "drop": []}
+    for key, old in before.items():
+        if key in UNDONE_KEYS:
+            continue
+        if key in after:
+            _walk(old, after[key], [key], patch)
+        else:
+            patch["set"].append([[key], old])
+    patch["drop"] += [[key] for key in after if key not in before and key not in UNDONE_KEYS]
+    return patch
+
+
+def _walk(old: Any, new: Any, path: list[Any], patch: dict[str, list[Any]]) -> None:
+    if old is new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in old.items():
+            if key in new:
+                _walk(value, new[key], [*path, key], patch)
+            else:
+                patch["set"].append([[*path, key], value])
+        patch["drop"] += [[*path, key] for key in new if key not in old]
+    elif old != new:
+        patch["set"].append([path, old])
+
+
+def restore(state: State, patch: Mapping[str, list[Any]]) -> State:
+    """Return `state` with a `changes_back` patch applied, copying only the paths it touches."""
+    new = dict(state)
+    for path, value in patch["set"]:
+        _at(new, path[:-1])[path[-1]] = value
+    for path in patch["drop"]:
+        _at(new, path[:-1]).pop(path[-1], None)
     return new
+
+
+def _at(root: dict[str, Any], path: list[Any]) -> dict[str, Any]:
+    """Return the dict at `path` under `root`, copying every dict on the way (`root` is a copy)."""
+    node = root
+    for key in path:
+        node[key] = dict(node[key])
+        node = node[key]
+    return node
 
 
 def apply(state: State, action: Action, actor: Viewer) -> tuple[State, list[Event]]:
     """Decide an action and fold its events: the new state and the events, or a ShipmateError."""
     events = decide(state, action, actor)
-    for event in events:
-        state = evolve(state, event)
-    return state, events
+    return fold(state, events), events
 
 
 def replay(events: Iterable[Event]) -> State:
     """Rebuild a game's state from its whole event stream."""
     state: State = {}
+    change: list[Event] = []
     for event in events:
-        state = evolve(state, event)
-    return state
+        if change and event["version"] != change[0]["version"]:
+            state = fold(state, change)
+            change = []
+        change.append(event)
+    return fold(state, change) if change else state
 
 
 def view_for(state: State, viewer: Viewer) -> State:
@@ -184,9 +251,9 @@ def view_for(state: State, viewer: Viewer) -> State:
 
 
 def event_view_for(state: State, event: Event, viewer: Viewer) -> Event:
-    """Return an event as this viewer may see it (a restored state is never sent)."""
+    """Return an event as this viewer may see it (an undo's patch may hold private cards: never sent)."""
     if event["type"] == "ActionUndone":
-        return {k: v for k, v in event.items() if k != "state"}
+        return {k: v for k, v in event.items() if k != "restore"}
     return _game_of(state).event_view_for(event, viewer)
 
 
