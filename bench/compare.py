@@ -4,13 +4,21 @@
     .venv/bin/python bench/compare.py --games 50 --duration 10 --workers 1
     .venv/bin/python bench/compare.py --repeat 3          # every run three times, alternated; medians
 
-The peers and the load generator are ../shared/peers (read-only): they are copied once to a cache
-folder, where `npm ci` runs once, and `run.sh` runs there. For each number of games the two peers
-run first, then Shipmate in its production set-up: a real `redis-server` (AOF, fsync every second,
-as deploy/redis.conf) and gunicorn with deploy/gunicorn.conf.py, both started here on free
-loopback ports and stopped by pid. The load client measures the gunicorn tree (master and workers)
-and, apart, the Redis process; the table adds the two ("with Redis"). Every JSON line goes to
-bench/results/, the table to standard output. Nothing here runs in CI.
+What it needs (none of it is in this repository or installed by scripts/setup):
+  - the peers folder: the table-sync benchmark of boardgame.io and Colyseus and its load generator,
+    at ../shared/peers beside the clone (or --peers-dir); it is copied once to
+    ~/.cache/shipmate-bench, where `npm ci` runs once (about 10 s), and `run.sh` runs there;
+  - Node.js 20 and npm, with the npm registry reachable for that first `npm ci`;
+  - redis-server 7 on the PATH (or its path in REDIS_SERVER).
+It takes about a minute and a half per number of games (3 s warm-up and 20 s of load for each of
+the three servers), so about 3 minutes per round of the default, and wants a quiet machine.
+
+For each number of games the two peers run first, then Shipmate in its production set-up: a real
+`redis-server` (AOF, fsync every second, as deploy/redis.conf) and gunicorn with
+deploy/gunicorn.conf.py, both started here on free loopback ports and stopped by pid. The load
+client measures the gunicorn tree (master and workers) and, apart, the Redis process; the table
+adds the two ("with Redis"). Every JSON line goes to bench/results/, the table to standard output.
+Nothing here runs in CI.
 """
 
 from __future__ import annotations

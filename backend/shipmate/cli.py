@@ -13,25 +13,44 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-import redis
-
-from . import games  # noqa: F401 - importing it registers every game with the rules core
 from . import serve as table
 from .embedded import DataDirInUse, EmbeddedRedis
-from .rules import PUBLIC, event_view_for, verify, view_for
-from .store import GameStore, Unavailable
+
+# The store, the rules and redis are imported by `verify` and `export` when they run, never by
+# `serve`: its process becomes gunicorn's master, and a master that imported redis (whose asyncio
+# client holds `ssl.SSLContext`) makes each gevent worker it forks warn that ssl was imported before
+# it was monkey-patched.
+if TYPE_CHECKING:
+    import redis
 
 CODE = re.compile(r"[A-HJKMNP-Z2-9]{6}")
 SEED = re.compile(r"[0-9a-f]{64}")
 
-OK, FAILED, CANNOT_CHECK = 0, 1, 2
+KEEP_DAYS = 30
+"""Days a game is kept after its last change, unless IDLE_TTL (seconds) or --keep-days says otherwise."""
+
+OK, FAILED, NOT_FOUND, NOT_FINISHED, UNAVAILABLE = 0, 1, 3, 4, 5
+"""`verify`'s and `export`'s exit codes (2 is argparse's, for a command line it cannot read)."""
+
+EXIT_CODES = """exit codes:
+  0  every die matches the seed (export: the record was written)
+  1  a die or the seed does not match: the record was changed
+  2  the command line was wrong
+  3  no such game, or the file is not a game record
+  4  the game is not finished: its seed stays secret until the end
+  5  Redis could not be reached
+"""
 
 
 class CannotCheck(Exception):
-    """The game cannot be checked (yet): unknown, not finished, or a malformed record."""
+    """The game cannot be checked; `exit_code` says why (NOT_FOUND, NOT_FINISHED)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def _hide_password(url: str) -> str:
@@ -67,12 +86,32 @@ def _exit_on_signal(signum: int, _frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def _banner(url: str, bound_here_only: bool, redis_text: str) -> str:
+def _banner(url: str, args: argparse.Namespace, keep_days: float, redis_text: str) -> str:
     lines = ["", "Shipmate is ready.", f"Phones on this network open:  {url}", "", table.qr_code(url)]
-    if bound_here_only:
+    if table.is_loopback(args.host) and not args.public_url:
         lines.append("Only this computer can open it; use --host 0.0.0.0 to let phones in.")
-    lines += [f"Data: {redis_text}.", "Stop with Ctrl-C.", ""]
+    elif table.is_loopback(urlsplit(url).hostname or "") and not args.public_url:
+        lines.append("This computer is on no network: join the table's Wi-Fi, then start again.")
+    if args.tls:
+        lines += ["Each phone warns once that the certificate is not trusted (this computer made it):",
+                  "open the address, tap Advanced (Show details on an iPhone), then Proceed (visit this",
+                  "website). A phone that refused it can only reach the server after accepting it."]
+    lines += [
+        "Phones cannot connect? They need the same Wi-Fi (not a guest network), and the firewall",
+        f"must let port {args.port} in: see 'When phones cannot connect' in README.md.",
+        f"Data: {redis_text}.",
+        f"A game is kept {keep_days:g} days after its last change (--keep-days). Stop with Ctrl-C.", "",
+    ]
     return "\n".join(lines)
+
+
+def _keep_days(args: argparse.Namespace) -> float:
+    """Return how many days games are kept, and hand it to the web workers (IDLE_TTL, in seconds)."""
+    if args.keep_days is None and os.environ.get("IDLE_TTL", "").isdigit():
+        return int(os.environ["IDLE_TTL"]) / 86400
+    days = args.keep_days or KEEP_DAYS
+    os.environ["IDLE_TTL"] = str(days * 86400)
+    return float(days)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -81,6 +120,10 @@ def serve(args: argparse.Namespace) -> int:
     # `with` below (Python's default would end the process with no cleanup at all).
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _exit_on_signal)
+    problem = table.port_problem(args.host, args.port)
+    if problem:
+        print(f"shipmate serve: {problem}.", file=sys.stderr)
+        return 1
     lan = table.lan_address()
     tls = None
     if args.tls:
@@ -88,18 +131,30 @@ def serve(args: argparse.Namespace) -> int:
         with contextlib.suppress(ValueError):
             if not ipaddress.ip_address(args.host).is_unspecified:
                 addresses.append(args.host)
-        tls = table.certificate(args.data_dir / "tls", addresses)
+        try:
+            tls = table.certificate(args.data_dir / "tls", addresses)
+        except OSError as exc:
+            print(f"shipmate serve: cannot write the certificate in {exc.filename or args.data_dir}: "
+                  f"{exc.strerror}; pass another --data-dir.", file=sys.stderr)
+            return 1
     url = args.public_url or table.phone_url(args.host, args.port, tls is not None, lan)
-    local_only = args.host in ("127.0.0.1", "localhost", "::1") and not args.public_url
+    keep_days = _keep_days(args)
     options = table.Options(args.host, args.port, args.workers, args.connections, tls)
     try:
         with redis_for(args.data_dir, share=False) as (redis_url, redis_text):
             os.environ["REDIS_URL"] = redis_url
             if args.public_url:
                 os.environ["PUBLIC_URL"] = args.public_url  # the web app's base for join links
-            table.run(options, _banner(url, local_only, redis_text))
+            table.run(options, _banner(url, args, keep_days, redis_text))
     except DataDirInUse as exc:
         print(f"shipmate serve: {exc}; stop it first or pass another --data-dir.", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the data folder cannot be made or written
+        print(f"shipmate serve: cannot use {exc.filename or args.data_dir}: {exc.strerror}; "
+              "pass another --data-dir.", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:  # the embedded Redis did not start; the message ends with its log
+        print(f"shipmate serve: {exc}", file=sys.stderr)
         return 1
     return 0
 
@@ -109,13 +164,18 @@ def public_record(client: redis.Redis, code: str) -> dict[str, Any]:
 
     Raises CannotCheck for an unknown game or one whose seed is still secret.
     """
+    from . import games  # noqa: F401 - importing it registers every game with the rules core
+    from .rules import PUBLIC, event_view_for, view_for
+    from .store import GameStore
+
     store = GameStore(client)
     state = store.load(code)
     if state is None:
-        raise CannotCheck(f"there is no game {code}")
+        raise CannotCheck(f"there is no game {code}", NOT_FOUND)
     seed = view_for(state, PUBLIC).get("seed")
     if not seed:
-        raise CannotCheck(f"game {code} is not finished ({state.get('phase')}): its seed stays secret")
+        raise CannotCheck(f"game {code} is not finished ({state.get('phase')}): its seed stays secret",
+                          NOT_FINISHED)
     events = [event_view_for(state, event, PUBLIC) for event in store.events_since(code, -1)]
     return {"seed": seed, "events": events}
 
@@ -125,42 +185,53 @@ def read_record(path: Path) -> dict[str, Any]:
     try:
         record = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CannotCheck(f"cannot read {path}: {exc}") from None
+        raise CannotCheck(f"cannot read {path}: {exc}", NOT_FOUND) from None
     if not isinstance(record, dict) or not isinstance(record.get("events"), list):
-        raise CannotCheck(f'{path} is not a game record {{"seed": hex, "events": [...]}}')
+        raise CannotCheck(f'{path} is not a game record {{"seed": hex, "events": [...]}}', NOT_FOUND)
     if not record.get("seed"):
-        raise CannotCheck(f"{path} has no seed: it is revealed once the game is finished")
+        raise CannotCheck(f"{path} has no seed: it is revealed once the game is finished", NOT_FINISHED)
     return record
 
 
-@contextlib.contextmanager
-def _connected(data_dir: Path) -> Iterator[redis.Redis]:
-    with redis_for(data_dir, share=True) as (url, _), redis.Redis.from_url(url) as client:
-        yield client
+def _public_record(data_dir: Path, code: str, what: str) -> dict[str, Any] | int:
+    """Return a game's public record from Redis, or print why there is none and return the exit code."""
+    import redis
+
+    from .store import Unavailable
+
+    if not CODE.fullmatch(code):
+        print(f"Cannot {what}: {code!r} is neither a game code (6 letters and digits) nor a file.",
+              file=sys.stderr)
+        return NOT_FOUND
+    try:
+        with redis_for(data_dir, share=True) as (url, _), redis.Redis.from_url(url) as client:
+            return public_record(client, code)
+    except CannotCheck as exc:
+        return _cannot(what, exc, exc.exit_code)
+    except (Unavailable, redis.RedisError, RuntimeError, OSError) as exc:
+        return _cannot(what, exc, UNAVAILABLE)
 
 
-def _target(value: str) -> str:
-    if Path(value).is_file() or CODE.fullmatch(value.upper()):
-        return value
-    raise argparse.ArgumentTypeError(f"{value!r} is neither a game code nor a file")
-
-
-def _cannot(what: str, exc: Exception) -> int:
+def _cannot(what: str, exc: Exception, code: int) -> int:
     print(f"Cannot {what}: {str(exc).rstrip('.')}.", file=sys.stderr)
-    return CANNOT_CHECK
+    return code
 
 
 def verify_command(args: argparse.Namespace) -> int:
     """Check every die of a finished game against its revealed seed."""
+    from .rules import verify
+
     path, name = Path(args.target), args.target.upper()
-    try:
-        if path.is_file():
+    if path.is_file():
+        try:
             name, record = str(path), read_record(path)
-        else:
-            with _connected(args.data_dir) as client:
-                record = public_record(client, name)
-    except (CannotCheck, Unavailable) as exc:
-        return _cannot("verify", exc)
+        except CannotCheck as exc:
+            return _cannot("verify", exc, exc.exit_code)
+    else:
+        found = _public_record(args.data_dir, name, "verify")
+        if isinstance(found, int):
+            return found
+        record = found
     seed = record["seed"]
     if not isinstance(seed, str) or not SEED.fullmatch(seed):
         print(f"{name}: the seed is not 64 hex digits: {seed!r}", file=sys.stderr)
@@ -177,11 +248,9 @@ def verify_command(args: argparse.Namespace) -> int:
 
 def export_command(args: argparse.Namespace) -> int:
     """Write a finished game's public record (seed and events) as JSON."""
-    try:
-        with _connected(args.data_dir) as client:
-            record = public_record(client, args.target)
-    except (CannotCheck, Unavailable) as exc:
-        return _cannot("export", exc)
+    record = _public_record(args.data_dir, args.target, "export")
+    if isinstance(record, int):
+        return record
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     if args.output:
         Path(args.output).write_text(text)
@@ -199,7 +268,14 @@ def _positive(value: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """Build the command-line parser."""
-    top = argparse.ArgumentParser(prog="shipmate", description=__doc__)
+    top = argparse.ArgumentParser(
+        prog="shipmate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+               "  shipmate serve                       a table server on port 8000; Ctrl-C stops it\n"
+               "  shipmate serve --tls                 the same over HTTPS (to install the app)\n"
+               "  shipmate verify K7QX2M               check every die of a finished game\n"
+               "  shipmate export K7QX2M -o game.json  its public record, for anyone to verify\n"
+               "\n'shipmate COMMAND --help' tells more. From a clone: bash scripts/shipmate COMMAND …")
     commands = top.add_subparsers(dest="command", required=True)
     data = argparse.ArgumentParser(add_help=False)
     data.add_argument(
@@ -207,22 +283,36 @@ def parser() -> argparse.ArgumentParser:
         help="where the embedded Redis and the TLS certificate live (default: %(default)s)",
     )
 
-    run = commands.add_parser("serve", parents=[data], help="run a table server")
+    run = commands.add_parser(
+        "serve", parents=[data], help="run a table server",
+        description="Run a table server until Ctrl-C. Without REDIS_URL it runs its own Redis, with "
+                    "the games in DATA_DIR/redis.")
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    run.add_argument("--port", type=_positive, default=8000)
+    run.add_argument("--port", type=_positive, default=8000, help="port to listen on (default: %(default)s)")
     run.add_argument("--workers", type=_positive, default=table.DEFAULT_WORKERS, help="processes")
     run.add_argument("--connections", "--threads", type=_positive, default=table.DEFAULT_CONNECTIONS,
                      help="open connections per process; each open WebSocket holds one")
-    run.add_argument("--tls", action="store_true", help="serve HTTPS with a self-signed certificate")
-    run.add_argument("--public-url", help="the URL to show phones (e.g. behind a proxy)")
+    run.add_argument("--tls", action="store_true",
+                     help="serve HTTPS with a certificate made here (each phone accepts its warning once); "
+                          "needed to install the app, keep screens on and start offline")
+    run.add_argument("--public-url",
+                     help="the URL to show phones and to put in join links (e.g. behind a proxy)")
+    run.add_argument("--keep-days", type=_positive, metavar="DAYS",
+                     help=f"days a game is kept after its last change (default: {KEEP_DAYS}, "
+                          "or IDLE_TTL seconds)")
     run.set_defaults(handler=serve)
 
-    check = commands.add_parser("verify", parents=[data], help="check a finished game's dice")
-    check.add_argument("target", type=_target, metavar="CODE|FILE",
+    check = commands.add_parser("verify", parents=[data], help="check a finished game's dice",
+                                description="Re-derive every die of a finished game from its revealed seed.",
+                                epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    check.add_argument("target", metavar="CODE|FILE",
                        help='a game code (read from Redis) or a JSON file {"seed", "events"}')
     check.set_defaults(handler=verify_command)
 
-    out = commands.add_parser("export", parents=[data], help="write a finished game's public record")
+    out = commands.add_parser("export", parents=[data], help="write a finished game's public record",
+                              description="Write a finished game's seed and public events as JSON, "
+                                          "for anyone to check with `shipmate verify FILE`.",
+                              epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     out.add_argument("target", type=str.upper, metavar="CODE")
     out.add_argument("-o", "--output", help="file to write (default: standard output)")
     out.set_defaults(handler=export_command)

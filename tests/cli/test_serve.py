@@ -1,17 +1,21 @@
-"""`shipmate serve`: health, every way it stops, its data across restarts, TLS, a crashed run's leftover."""
+"""`shipmate serve`: health, every way it stops (quietly), its data across restarts, TLS, a crash."""
 
 from __future__ import annotations
 
 import signal
 import socket
+import struct
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+import redis
 import requests
 
 from shipmate.embedded import alive
+from shipmate.serve import is_loopback, lan_address
 
-from .conftest import TIMEOUT, StartServe, servers_in, valkey_pid
+from .conftest import TIMEOUT, StartServe, noise, servers_in, valkey_pid
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
@@ -78,12 +82,72 @@ def test_a_second_server_on_the_same_data_leaves_the_first_alone(
     assert first.healthy()
 
 
-def test_a_failed_start_stops_the_redis(start_serve: StartServe, data_dir: Path) -> None:
+def test_a_taken_port_says_so_in_one_line_and_exits_at_once(start_serve: StartServe, data_dir: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        server = start_serve(port=taken.getsockname()[1], wait=False)
-        assert server.process.wait(timeout=TIMEOUT) != 0
-    assert "in use" in server.output()
-    assert (data_dir / "redis" / "redis.log").exists(), "the embedded Redis was started"
-    assert servers_in(data_dir) == []
+        port = taken.getsockname()[1]
+        server = start_serve(port=port, wait=False)
+        assert server.process.wait(timeout=TIMEOUT) == 1
+    (said,) = server.output().splitlines()
+    assert f"port {port} is already in use" in said and "--port" in said
+    assert servers_in(data_dir) == [] and not (data_dir / "redis").exists(), "no Redis was started"
+
+
+def test_a_start_and_ctrl_c_are_quiet(start_serve: StartServe) -> None:
+    server = start_serve()
+    assert "Shipmate is ready." in server.output()
+    assert server.interrupt() == 0
+    assert noise(server.output()) == []
+
+
+def test_games_are_kept_as_long_as_keep_days_says(start_serve: StartServe, data_dir: Path) -> None:
+    server = start_serve("--keep-days", "2")
+    assert "kept 2 days after its last change" in server.output()
+    code = requests.post(f"{server.url}/api/games", json={}, timeout=5).json()["code"]
+    port = (data_dir / "redis" / "redis.pid").read_text().split()[2]
+    with redis.Redis(port=int(port)) as client:
+        ttls = [client.ttl(key) for key in client.scan_iter(match=f"game:{{{code}}}:*")]
+    assert ttls and all(86400 < ttl <= 2 * 86400 for ttl in ttls)
+
+
+def test_join_links_made_over_loopback_carry_the_lan_address(start_serve: StartServe) -> None:
+    server = start_serve()
+    made = requests.post(f"http://localhost:{server.port}/api/games", json={}, timeout=5).json()
+    lan = lan_address()
+    shown = urlsplit(made["join_url"])
+    assert shown.hostname == ("localhost" if is_loopback(lan) else lan) and shown.port == server.port
+    qr = requests.get(f"http://localhost:{server.port}/api/games/{made['code']}/qr.svg", timeout=5)
+    assert qr.status_code == 200 and qr.headers["Cache-Control"] == "no-cache"
+
+
+def test_plain_http_to_the_tls_port_is_redirected_and_a_refused_certificate_is_quiet(
+    start_serve: StartServe,
+) -> None:
+    server = start_serve("--tls")
+    assert "certificate is not trusted" in server.output()
+    plain = requests.get(f"http://127.0.0.1:{server.port}/join/K7QX2M?lang=nl", allow_redirects=False,
+                         timeout=5)
+    assert plain.status_code == 307
+    assert plain.headers["Location"] == f"https://127.0.0.1:{server.port}/join/K7QX2M?lang=nl"
+    with pytest.raises(requests.exceptions.SSLError):  # the system's trust store does not know it
+        requests.get(f"{server.url}/healthz", timeout=5)
+    made = requests.post(f"{server.url}/api/games", json={}, verify=server.verify, timeout=5)
+    assert made.status_code == 201 and made.json()["join_url"].startswith("https://")
+    assert server.interrupt() == 0
+    assert noise(server.output()) == []
+
+
+def test_a_phone_that_drops_before_its_snapshot_is_not_an_error(start_serve: StartServe) -> None:
+    server = start_serve()
+    code = requests.post(f"{server.url}/api/games", json={}, timeout=5).json()["code"]
+    for _ in range(20):  # each resets the connection right after asking for the upgrade
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as phone:
+            phone.sendall(
+                f"GET /ws/games/{code} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+            phone.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    assert server.healthy()
+    assert server.interrupt() == 0
+    assert noise(server.output()) == []

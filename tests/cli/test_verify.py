@@ -128,12 +128,30 @@ def test_a_game_still_playing_cannot_be_checked(
 ) -> None:
     state, event = create("quest1607", code, {}, SEED)
     store.create(code, state, event, hash_token("host"))
-    assert cli.main(["verify", code]) == 2
+    assert cli.main(["verify", code]) == cli.NOT_FINISHED == 4
     assert "seed stays secret" in capsys.readouterr().err
-    assert cli.main(["export", code]) == 2
-    assert verify_record(tmp_path, {"seed": None, "events": [event]}) == 2
-    assert cli.main(["verify", "NNKNWN"]) == 2
+    assert cli.main(["export", code]) == cli.NOT_FINISHED
+    assert verify_record(tmp_path, {"seed": None, "events": [event]}) == cli.NOT_FINISHED
+
+
+def test_an_unknown_game_or_a_bad_code_is_not_found(
+    store: GameStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["verify", "NNKNWN"]) == cli.NOT_FOUND == 3
     assert "no game NNKNWN" in capsys.readouterr().err
+    assert cli.main(["verify", "K7QX"]) == cli.NOT_FOUND
+    assert "neither a game code" in capsys.readouterr().err
+    assert cli.main(["export", "NNKNWN"]) == cli.NOT_FOUND
+    (tmp_path / "notes.json").write_text('{"hello": 1}')
+    assert cli.main(["verify", str(tmp_path / "notes.json")]) == cli.NOT_FOUND
+    assert "not a game record" in capsys.readouterr().err
+
+
+def test_the_exit_codes_are_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["verify", "--help"])
+    shown = capsys.readouterr().out
+    assert "3  no such game" in shown and "4  the game is not finished" in shown
 
 
 def test_verify_shares_the_redis_of_a_running_server(
@@ -143,7 +161,7 @@ def test_verify_shares_the_redis_of_a_running_server(
     monkeypatch.delenv("REDIS_URL", raising=False)
     server = start_serve()
     code = requests.post(f"{server.url}/api/games", json={"game": "quest1607"}, timeout=5).json()["code"]
-    assert cli.main(["verify", code, "--data-dir", str(data_dir)]) == 2
+    assert cli.main(["verify", code, "--data-dir", str(data_dir)]) == cli.NOT_FINISHED
     assert "seed stays secret" in capsys.readouterr().err
     assert server.healthy()
 
@@ -153,6 +171,6 @@ def test_verify_without_a_server_starts_and_stops_its_own_redis(
 ) -> None:
     monkeypatch.delenv("REDIS_URL", raising=False)
     data_dir = tmp_path / "data"
-    assert cli.main(["verify", "NNKNWN", "--data-dir", str(data_dir)]) == 2
+    assert cli.main(["verify", "NNKNWN", "--data-dir", str(data_dir)]) == cli.NOT_FOUND
     assert (data_dir / "redis" / "redis.log").exists()
     assert servers_in(data_dir) == []

@@ -65,6 +65,15 @@ def test_q1_a_visit_is_a_step_on_the_board() -> None:
     act(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))
 
 
+def test_q1_a_visit_needs_no_ship() -> None:
+    state = holding("bronze-4")
+    visited = events(state, {"type": "quest_step", "quest_id": "qx", "step": 0}, p("p1"))
+    assert [e["type"] for e in visited] == ["PlaceVisited"] and "ship" not in visited[0]
+    state = act(state, {"type": "quest_step", "quest_id": "qx", "step": 0}, p("p1"))
+    assert state["players"]["p1"]["quests"][0]["progress"] == [{"done": True}]
+    act(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))
+
+
 def test_q2_only_current_level_quests_are_carried_out() -> None:
     state = holding("silver-3")
     refused(state, {"type": "quest_step", "quest_id": "qx", "step": 0, "ship": 1}, p("p1"), "Q2")
@@ -80,6 +89,18 @@ def test_q3_trade_goods_ride_on_the_ship_that_loaded_them() -> None:
     refused(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"), "Q1")
     refused(state, {"type": "quest_step", "quest_id": "qx", "step": 0, "ship": 2}, p("p1"), "Q3")
     state = act(state, {"type": "quest_step", "quest_id": "qx", "step": 0, "ship": 1}, p("p1"))
+    assert ship(state, "p1")["goods"] == []
+    act(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))
+
+
+def test_q3_goods_are_loaded_on_a_named_ship_and_delivered_by_the_ship_they_ride_on() -> None:
+    state = holding("bronze-3")  # pepper from Daeventra to Pearl Bay
+    error = refused(state, {"type": "quest_step", "quest_id": "qx", "step": 0}, p("p1"), "Q3")
+    assert "which ship" in error.message["en"]
+    state = act(state, {"type": "quest_step", "quest_id": "qx", "step": 0, "ship": 1}, p("p1"))
+    delivered = events(state, {"type": "quest_step", "quest_id": "qx", "step": 0}, p("p1"))
+    assert [(e["type"], e["ship"]) for e in delivered] == [("GoodsDelivered", 1)]
+    state = act(state, {"type": "quest_step", "quest_id": "qx", "step": 0}, p("p1"))
     assert ship(state, "p1")["goods"] == []
     act(state, {"type": "complete_quest", "quest_id": "qx"}, p("p1"))
 

@@ -113,7 +113,9 @@ def qr(code: str) -> Response:
     svg = io.BytesIO()
     segno.make(service.join_url(code), error="m").save(svg, kind="svg", scale=8, border=2, dark="#000")
     response = Response(svg.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=86400"
+    # The link inside holds this computer's address on its network (service.site_url), which changes
+    # when the laptop joins another Wi-Fi: a lobby shown again must not scan to the old one.
+    response.headers["Cache-Control"] = "no-cache"
     return response
 
 

@@ -32,6 +32,18 @@ IDEMPOTENCY_KEY = {
 }
 
 
+WS_HANDSHAKE = [
+    {"name": name, "in": "header", "required": True, "schema": {"type": "string", **schema}}
+    for name, schema in (
+        ("Upgrade", {"enum": ["websocket"]}),
+        ("Connection", {"enum": ["Upgrade"]}),
+        ("Sec-WebSocket-Version", {"enum": ["13"]}),
+        ("Sec-WebSocket-Key", {"description": "16 random bytes in base64 (RFC 6455); any key is answered"}),
+    )
+]
+"""The headers of a WebSocket handshake (RFC 6455); a GET without them is 400."""
+
+
 def _json(schema: Any, description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -103,7 +115,7 @@ def build_spec() -> dict[str, Any]:
     """Return the OpenAPI 3 document of every route (WebSocket included, as its handshake)."""
     spec = APISpec(title="Shipmate", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
                    info={"description": "The phone companion for sea-trading board games: "
-                                        f"{', '.join(GAMES)} (DESIGN.md)."})
+                                        f"{', '.join(GAMES)} (docs/PROTOCOL.md)."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("Error", "Health", "GameCreated", "Joined", "DiceDevice", "Event", "ActionResult",
                  "EventList", "Join"):
@@ -166,7 +178,8 @@ def build_spec() -> dict[str, Any]:
         "summary": "Every event after a version",
         "security": optional_bearer,
         "parameters": [{"name": "since", "in": "query", "required": False,
-                        "schema": {"type": "integer", "minimum": -1, "default": -1}}],
+                        "schema": {"type": "integer", "minimum": -1, "maximum": common.SINCE_MAX,
+                                   "default": -1}}],
         "responses": {200: _json("EventList", "The events"), **_errors(400, 401, 404, 429, 503)},
     }})
     spec.path(path="/api/games/{code}/qr.svg", parameters=[CODE], operations={"get": {
@@ -179,13 +192,20 @@ def build_spec() -> dict[str, Any]:
         "summary": "This document", "responses": {200: {"description": "OpenAPI 3"}},
     }})
     spec.path(path="/ws/games/{code}", parameters=[CODE], operations={"get": {
-        "summary": "WebSocket: a snapshot, then every change (see DESIGN.md)",
+        "summary": "WebSocket: a snapshot, then every change (docs/PROTOCOL.md)",
         "description": "Query `token` (optional: the public view). Server messages: snapshot, update, "
                        "ping, pong, result, error. Client messages: resume {since}, ping, "
                        "action {id, action, idempotency_key?, language? (nl|en: refusals in it)}.",
-        "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}}],
+        "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                       *WS_HANDSHAKE],
         "responses": {101: {"description": "Switching protocols"}, **_errors(401, 404, 429, 503),
+                      400: _json("Error", "Not a WebSocket handshake"),
                       403: _json("Error", "Another site's Origin")},
     }})
     document: dict[str, Any] = _nullable_refs(spec.to_dict())
+    # Which characters a game has is the game's (its ruleset's `characters`); a join names one of them.
+    character = document["components"]["schemas"]["Join"]["properties"]["character"]
+    character["enum"] = sorted({c for game in GAMES.values() for c in game.characters})
+    character["description"] = "one of the game's characters: " + "; ".join(
+        f"{name}: {', '.join(game.characters)}" for name, game in GAMES.items())
     return document

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import current_app, request
@@ -29,6 +30,7 @@ from ..rules import (
     text,
     view_for,
 )
+from ..serve import is_loopback, lan_address
 from ..store import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, hash_token
 from ..store.games import Change
 from .errors import (
@@ -125,9 +127,21 @@ def join_url(code: str) -> str:
 
 
 def site_url() -> str:
-    """Return the base URL that phones open (PUBLIC_URL, else this request's host URL)."""
-    base: str = current_app.config["PUBLIC_URL"] or request.host_url
-    return base.rstrip("/")
+    """Return the base URL that phones open: PUBLIC_URL, else this request's host URL.
+
+    A host who opened the server on the laptop itself (http://localhost:8000) would hand out links
+    and QR codes that no phone can open: a request to a loopback name gets the computer's address
+    on its network instead, on the same port (unless the computer is on no network at all).
+    """
+    base: str = current_app.config["PUBLIC_URL"]
+    if base:
+        return base.rstrip("/")
+    url = urlsplit(request.host_url)
+    if is_loopback(url.hostname or ""):
+        lan = lan_address()
+        if not is_loopback(lan):
+            url = url._replace(netloc=f"{lan}:{url.port}" if url.port else lan)
+    return urlunsplit(url).rstrip("/")
 
 
 def link_dice_device(code: str, token: str | None) -> dict[str, str]:

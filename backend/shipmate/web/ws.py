@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
+from wsproto.utilities import RemoteProtocolError
 
 from ..rules import Viewer, view_for
 from ..store import GameStore, Unavailable
@@ -152,6 +153,19 @@ def release_claim(_: BaseException | None) -> None:
         current_app.extensions["shipmate.sockets"].release(*claim)
 
 
+@bp.errorhandler(ConnectionError)
+def client_gone(_: ConnectionError) -> tuple[str, int]:
+    """Answer (to no one) a client that went away during the handshake: normal, so nothing is logged."""
+    return "", 400
+
+
+@bp.errorhandler(RemoteProtocolError)
+def not_a_handshake(exc: RemoteProtocolError) -> tuple[Response, int]:
+    """Refuse a GET whose WebSocket handshake headers are missing or wrong: the client's fault, 400."""
+    status, body = refusal(BadRequest({"_handshake": [str(exc)]}), request_language())
+    return jsonify(body), status
+
+
 @sock.route("/ws/games/<code>", bp=bp)  # type: ignore[untyped-decorator]
 def game_socket(ws: Any, code: str) -> None:
     """Serve one socket until it closes."""
@@ -196,6 +210,8 @@ class Connection:
             except Unavailable:
                 self._send_unavailable()
                 self.ws.close(reason=1011, message="unavailable")
+                return
+            except OSError:  # the client went away before its snapshot (a reset, a broken pipe): normal
                 return
             threading.Thread(target=self._write, name=f"ws-writer-{self.code}", daemon=True).start()
             if self._plain:

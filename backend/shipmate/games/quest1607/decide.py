@@ -504,19 +504,26 @@ def _current_quest(ctx: Ctx, pid: str) -> tuple[dict[str, Any], Mapping[str, Any
 
 def _step_event(ctx: Ctx, pid: str, quest: Mapping[str, Any], index: int,
                 requirement: Mapping[str, Any]) -> Event:
-    ship = _ship(ctx, pid)
-    base = {"player": pid, "quest_id": quest["id"], "step": index, "ship": ship["number"]}
-    if requirement["kind"] == "visit":
-        return {"type": "PlaceVisited", **base, "place": requirement["place"]}
+    """Return the event of a step; `ship` may be left out of a visit, and of a delivery (Q1, Q3)."""
+    named = ctx.action.get("ship") is not None
+    base = {"player": pid, "quest_id": quest["id"], "step": index}
+    if requirement["kind"] == "visit":  # Q1: any ship may visit the place; naming it is optional
+        ship = {"ship": _ship(ctx, pid)["number"]} if named else {}
+        return {"type": "PlaceVisited", **base, **ship, "place": requirement["place"]}
     loaded_on = quest["progress"][index].get("ship")
     if loaded_on is None:  # Q3: the goods ride on this ship from now on
-        return {"type": "GoodsLoaded", **base, "good": requirement["good"],
-                "place": requirement["from"]}
-    if loaded_on != ship["number"]:
+        if not named:
+            raise RuleViolation("Q3", text(
+                f"Zeg op welk schip de {requirement['name']['nl'].lower()} geladen worden.",
+                f"Say which ship loads the {requirement['name']['en'].lower()}."))
+        return {"type": "GoodsLoaded", **base, "ship": _ship(ctx, pid)["number"],
+                "good": requirement["good"], "place": requirement["from"]}
+    number = _ship(ctx, pid)["number"] if named else loaded_on  # Q3: delivered by the ship they ride on
+    if loaded_on != number:
         raise RuleViolation("Q3", text(
             f"De {requirement['name']['nl'].lower()} liggen op schip {loaded_on}.",
             f"The {requirement['name']['en'].lower()} ride on ship {loaded_on}."))
-    return {"type": "GoodsDelivered", **base, "good": requirement["good"],
+    return {"type": "GoodsDelivered", **base, "ship": number, "good": requirement["good"],
             "place": requirement["to"]}
 
 

@@ -6,7 +6,7 @@ The schemas check shape, types and lengths; the rules check everything that depe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -20,6 +20,9 @@ ID = validate.Length(min=1, max=32)
 RULESET_ID = validate.Regexp(r"^[a-z_]{1,24}$")
 """An id from a game's ruleset file: a resource, a good, a port, a sea area."""
 
+SINCE_MAX = 2**53
+"""The largest `since` of GET /api/games/{code}/events (a version no game reaches)."""
+
 GAME_STATE_VIEW = "GameStateView"
 """The OpenAPI component that openapi.py makes of every game's state view."""
 
@@ -27,6 +30,16 @@ GAME_STATE_VIEW = "GameStateView"
 def game_field(name: str, **options: Any) -> fields.String:
     """Return the `game` field of a body or view that belongs to the game called `name`."""
     return fields.String(validate=validate.OneOf([name]), **options)
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON true or false, and nothing that merely reads as one ("true", 1)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class Strict(Schema):
@@ -61,7 +74,7 @@ class JoinSchema(Strict):
 class EventsQuerySchema(Strict):
     """The query of GET /api/games/{code}/events: every event of the versions after `since`."""
 
-    since = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=2**53))
+    since = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=SINCE_MAX))
 
 
 class ActionSchema(Strict):
@@ -89,12 +102,14 @@ class GameSchemas:
     """One game's request schemas (options and actions) and the schema that documents its view.
 
     The core's actions (undo) join the game's own; the `default` game is the one POST /api/games
-    creates when the body names none.
+    creates when the body names none. `characters` are the ids a player may join as (the rules
+    check them; the document lists them).
     """
 
     def __init__(self, name: str, *, options: type[Strict], actions: Mapping[str, type[ActionSchema]],
-                 view: type[Schema], default: bool = False) -> None:
+                 view: type[Schema], characters: Sequence[str], default: bool = False) -> None:
         self.name = name
+        self.characters = tuple(characters)
         self.title = name.capitalize()
         self.default = default
         self.view = view

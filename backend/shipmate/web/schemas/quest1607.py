@@ -6,35 +6,96 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from ...games.quest1607.ruleset import BASE
 from .common import (
     ID,
-    RULESET_ID,
     ActionSchema,
     GameSchemas,
     NoParametersSchema,
     OfferIdSchema,
     StateHeaderSchema,
     Strict,
+    StrictBoolean,
     game_field,
 )
 
-SHIP = validate.Range(min=1, max=9)
+SHIP = validate.Range(min=1, max=7)
+"""A ship's number: a fleet has at most 7 ships (house rule `caps.ships`; the rules check the player's)."""
+
+PLAYER = validate.Regexp(r"^p[1-6]$", error="A player id is p1 to p6.")
+"""A player's id: p1, p2, … in join order (the rules check that the player is seated)."""
+
+RESOURCES = [resource["id"] for resource in BASE["resources"]]
+RESOURCE = validate.OneOf(RESOURCES)
 
 
-def _counts(low: int = 0) -> fields.Dict:
-    """A map resource → count (the rules check that each resource exists)."""
-    return fields.Dict(
-        keys=fields.String(validate=RULESET_ID),
-        values=fields.Integer(strict=True, validate=validate.Range(min=low, max=999)),
-        required=True,
-    )
+def _resource_counts(low: int, name: str) -> type[Schema]:
+    """A map resource → count from `low` to 999: only the game's resources, each at most once."""
+    count = validate.Range(min=low, max=999)
+    return Strict.from_dict({resource: fields.Integer(strict=True, validate=count) for resource in RESOURCES},
+                            name=name)
+
+
+CountsSchema = _resource_counts(0, "CountsSchema")
+SignedCountsSchema = _resource_counts(-999, "SignedCountsSchema")
+
+
+def _counts(low: int = 0) -> fields.Nested:
+    """A required map resource → count (negative counts from -999 with `low` below 0)."""
+    return fields.Nested(SignedCountsSchema if low < 0 else CountsSchema, required=True)
+
+
+def _whole(low: int, high: int) -> fields.Integer:
+    """A whole number from `low` to `high` (a bool is not one)."""
+    return fields.Integer(strict=True, validate=validate.Range(min=low, max=high))
+
+
+class CapsSchema(Strict):
+    """House rule `caps` (U2, U4): the most cannons, sails and ships."""
+
+    cannons = _whole(1, 7)
+    sails = _whole(1, 7)
+    ships = _whole(1, 7)
+
+
+SIDES = [str(n) for n in range(1, 8)]
+"""A ship's cannons (K) and sails (B) in the hit table (C4), as the table's keys."""
+
+HitRowSchema = Strict.from_dict({side: _whole(1, 6) for side in SIDES}, name="HitRowSchema")
+HitTableSchema = Strict.from_dict({side: fields.Nested(HitRowSchema) for side in SIDES},
+                                  name="HitTableSchema")
+
+_BOUNDS = BASE["hit_bounds"]
+HIT_BOUNDS = [
+    {}, *({"min": low} for low in range(1, _BOUNDS["max"] + 1)),
+    *({"max": high} for high in range(_BOUNDS["min"], 7)),
+    *({"min": low, "max": high} for low in range(1, 7) for high in range(low, 7)),
+]
+"""Every allowed `hit_bounds`: each from 1 to 6, and the lowest roll that hits at most the highest
+once merged with the ruleset's own (C4). Listed, because a document cannot compare two fields."""
+
+
+class HouseRulesSchema(Strict):
+    """The house defaults a game may change (the ruleset file's `house_defaults`)."""
+
+    caps = fields.Nested(CapsSchema)
+    hit_table = fields.Nested(HitTableSchema, metadata={"description": "K → B → lowest roll that hits"})
+    hit_bounds = fields.Dict(validate=HIT_BOUNDS.__contains__,
+                             metadata={"enum": HIT_BOUNDS,
+                                       "description": "the lowest and highest roll a hit may need (C4)"})
+    sunk_crew = _whole(1, 6)
+    offers_lapse = StrictBoolean()
+    trade_with_active_player = StrictBoolean()
+    surrender_by = fields.String(validate=validate.OneOf(["either", "defender"]))
+    keep_divisor = _whole(1, 4)
 
 
 class OptionsSchema(Strict):
-    """A new game's options (S6 and the house rules; the game checks the values)."""
+    """A new game's options (S6 and the house rules; the game checks the values again)."""
 
-    quests_per_level = fields.Integer(strict=True, validate=validate.Range(min=1, max=9))
-    house_rules = fields.Dict(keys=fields.String(validate=validate.Length(max=40)))
+    quests_per_level = fields.Integer(strict=True,
+                                      validate=validate.OneOf(BASE["quests_per_level"]["allowed"]))
+    house_rules = fields.Nested(HouseRulesSchema)
 
 
 # ---- actions ---------------------------------------------------------------------------------
@@ -56,7 +117,7 @@ class SailSchema(ActionSchema):
 class OfferSchema(ActionSchema):
     """`offer {to, give, get}`: propose a trade with another player (M1)."""
 
-    to = fields.String(required=True, validate=ID)
+    to = fields.String(required=True, validate=PLAYER)
     give = _counts()
     get = _counts()
 
@@ -64,15 +125,15 @@ class OfferSchema(ActionSchema):
 class MarketSchema(ActionSchema):
     """`market {give, get}`: 4 of one resource for 1 of another (M2)."""
 
-    give = fields.String(required=True, validate=RULESET_ID)
-    get = fields.String(required=True, validate=RULESET_ID)
+    give = fields.String(required=True, validate=RESOURCE)
+    get = fields.String(required=True, validate=RESOURCE)
 
 
 class BankSchema(ActionSchema):
     """`bank {give, get}`: any 5 resources for 1 of choice (M3)."""
 
     give = _counts()
-    get = fields.String(required=True, validate=RULESET_ID)
+    get = fields.String(required=True, validate=RESOURCE)
 
 
 class UpgradeSchema(ActionSchema):
@@ -80,7 +141,8 @@ class UpgradeSchema(ActionSchema):
 
     ship = fields.Integer(strict=True, required=True, validate=SHIP)
     part = fields.String(required=True, validate=validate.OneOf(["sails", "cannons", "crew"]))
-    pay_with = fields.String(validate=RULESET_ID)
+    pay_with = fields.String(validate=validate.OneOf(BASE["costs"]["crew"]["choice"]["of"]),
+                             metadata={"description": "crew only: which of them pays (U1)"})
 
 
 class BuyQuestSchema(ActionSchema):
@@ -107,7 +169,7 @@ class AttackSchema(ActionSchema):
     """`attack {ship, target, target_ship}` (C1)."""
 
     ship = fields.Integer(strict=True, required=True, validate=SHIP)
-    target = fields.String(required=True, validate=ID)
+    target = fields.String(required=True, validate=PLAYER)
     target_ship = fields.Integer(strict=True, required=True, validate=SHIP)
 
 
@@ -126,7 +188,7 @@ class ShipSchema(ActionSchema):
 class AdjustSchema(ActionSchema):
     """`adjust {player, resources, reason}` (host): add counts, which may be negative."""
 
-    player = fields.String(required=True, validate=ID)
+    player = fields.String(required=True, validate=PLAYER)
     resources = _counts(low=-999)
     reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
@@ -340,4 +402,4 @@ class StateViewSchema(StateHeaderSchema):
 
 
 SCHEMAS = GameSchemas("quest1607", options=OptionsSchema, actions=ACTIONS, view=StateViewSchema,
-                      default=True)
+                      characters=[c["id"] for c in BASE["characters"]], default=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from ...games.serenissima.ruleset import BASE
 from .common import (
     ID,
     RULESET_ID,
@@ -112,4 +113,4 @@ class SerenissimaStateViewSchema(StateHeaderSchema):
 
 
 SCHEMAS = GameSchemas("serenissima", options=SerenissimaOptionsSchema, actions=ACTIONS,
-                      view=SerenissimaStateViewSchema)
+                      view=SerenissimaStateViewSchema, characters=[c["id"] for c in BASE["powers"]])

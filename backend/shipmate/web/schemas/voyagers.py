@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from ...games.voyagers.ruleset import BASE
 from .common import (
     ID,
     ActionSchema,
@@ -161,4 +162,4 @@ class VoyagersStateViewSchema(StateHeaderSchema):
 
 
 SCHEMAS = GameSchemas("voyagers", options=VoyagersOptionsSchema, actions=ACTIONS,
-                      view=VoyagersStateViewSchema)
+                      view=VoyagersStateViewSchema, characters=[c["id"] for c in BASE["colours"]])
