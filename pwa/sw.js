@@ -9,9 +9,9 @@ const SHELL = [
   '/js/views/home.js', '/js/views/lobby.js', '/js/views/player.js', '/js/views/screen.js',
   '/js/views/host.js', '/js/views/dice.js', '/js/games.js', '/js/views/parts.js', '/js/views/tv.js',
   // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).
-  '/js/logic/serenissima.js', '/js/views/serenissima/strings.js', '/js/views/serenissima/parts.js',
+  '/js/logic/serenissima.js', '/js/logic/serenissima_table.js', '/js/views/serenissima/strings.js', '/js/views/serenissima/parts.js',
   '/js/views/serenissima/player.js', '/js/views/serenissima/screen.js', '/js/views/serenissima/host.js',
-  '/js/logic/voyagers.js', '/js/views/voyagers/strings.js', '/js/views/voyagers/parts.js',
+  '/js/logic/voyagers.js', '/js/logic/voyagers_table.js', '/js/views/voyagers/strings.js', '/js/views/voyagers/parts.js',
   '/js/views/voyagers/player.js', '/js/views/voyagers/screen.js', '/js/views/voyagers/host.js',
   '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-192.png', '/icons/maskable-512.png',
 ];

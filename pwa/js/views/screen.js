@@ -115,6 +115,7 @@ export async function mount(root, { code }) {
     const eventId = state.event ? state.event.id : '';
     if (shownEvent !== null && eventId && eventId !== shownEvent) root.querySelector('.screen-event')?.classList.add('fresh');
     shownEvent = eventId;
+    tv.fitStory(root);
     tv.announce(session.log, state.version, ctx);
   }
 

@@ -8,6 +8,8 @@ import { lang, t } from '../i18n.js';
 import { moments } from '../logic/story.js';
 
 const STARTED_KEY = 'shipmate.screens';
+/** Wider than this, a shared screen is a TV that shows everything at once (app.css agrees). */
+const WIDE = 1100;
 
 function startedBefore(code) {
   try { return (JSON.parse(localStorage.getItem(STARTED_KEY) || '[]') || []).includes(code); } catch { return false; }
@@ -85,6 +87,22 @@ export class SharedScreen {
     if (latest <= this.spokenUpTo) return;
     for (const line of moments(log.all(), this.tellers, ctx, this.spokenUpTo)) speak(line.text);
     this.spokenUpTo = latest;
+  }
+
+  /**
+   * A TV does not scroll: on a wide screen the story in `root` keeps as many of its newest lines
+   * (at least `least`) as fit, whole, in its box and on the screen.
+   */
+  fitStory(root, least = 4) {
+    if (window.innerWidth <= WIDE) return;
+    const box = root.querySelector('.feed-big');
+    const lines = box ? [...box.querySelectorAll('.feed-lines li')] : [];
+    const over = () => {
+      const bottom = Math.min(window.innerHeight, box.getBoundingClientRect().bottom) - 8;
+      return document.documentElement.scrollHeight > window.innerHeight
+        || lines[lines.length - 1].getBoundingClientRect().bottom > bottom;
+    };
+    while (lines.length > least && over()) lines.pop().remove();
   }
 
   close() {

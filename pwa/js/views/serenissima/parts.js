@@ -6,20 +6,24 @@ import * as S from '../../logic/serenissima.js';
 import { dieSvg, swatch } from '../../ui.js';
 import './strings.js';
 
-/** Round r and its six phases in order, the current one marked in words as well as in colour. */
+/** Round r and its six phases in order, the current one (while the game runs) marked in words as well as in colour. */
 export function tracker(state, ruleset) {
   const now = S.step(state);
+  const over = state.phase === 'finished'; // the phase the game ended in is no longer "now"
   return html`<section class="se-tracker" aria-label="${t('se_phases')}">
     <h2>${t('se_round', { n: state.round })}</h2>
     <ol class="phases">${(ruleset.phases || []).map((p) => {
-      const where = p.number < now ? 'done' : p.number === now ? 'now' : 'later';
+      const where = p.number < now ? 'done' : p.number === now && !over ? 'now' : 'later';
       return html`<li class="phase ${where}" ${where === 'now' ? html`aria-current="step"` : ''}>
         <span class="phase-no">${p.number}</span> <span class="phase-name">${tx(p.name)}</span>
         ${where === 'now' ? html`<span class="tag now">▶ ${t('se_now')}</span>` : where === 'done' ? html`<span class="tag">✓ ${t('se_done')}</span>` : ''}</li>`;
     })}</ol></section>`;
 }
 
-/** Before the reveal: who has bid (never how much, SE5). After it: every bid, in picking order. */
+/**
+ * Before the reveal: who has bid (never how much, SE5). After it: every bid, in picking order, with
+ * the position each player took so far (SE7).
+ */
 export function bidsPanel(state, ruleset) {
   const bidding = state.bidding;
   if (!bidding) return '';
@@ -35,6 +39,7 @@ export function bidsPanel(state, ruleset) {
     <ol class="reveal">${S.revealRows(state).map((r) => {
       const p = S.playerById(state, r.id);
       return html`<li><span class="place">${r.place}</span>${swatch(ruleset, p.character, false)}<strong>${r.name}</strong>
+        ${p.position ? html`<span class="tag">${t('se_position', { p: p.position })}</span>` : ''}
         <span class="bid-amount">${t('se_bid_of', { n: r.bid })}</span>
         ${r.rolls.length ? html`<span class="tie"><span class="tie-label">${t('se_tie_dice')}</span> ${r.rolls.map((d) => dieSvg(d.value, 'white', t('se_tie_roll', { bid: d.bid, v: d.value })))}
           <span class="tie-values">${r.rolls.map((d) => d.value).join(' · ')}</span></span>` : ''}</li>`;

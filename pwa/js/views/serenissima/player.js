@@ -1,13 +1,18 @@
-// Serenissima on a player's phone: the ledger, the sailors' split, the sealed bid (only your own
+// Serenissima on a player's phone: at the top, what needs this player now (the strip) and what just
+// happened at the table (the feed); then the ledger, the sailors' split, the sealed bid (only your own
 // amount, and who is still awaited), the pick of a position, then phase 2: galleys, goods, sales.
 import { tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
+import { nowItems, tellers } from '../../logic/serenissima_table.js';
+import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
 import { listen, paintSwatches, swatch } from '../../ui.js';
-import { checkedButton, stepper } from '../parts.js';
+import { checkedButton, feed, nowStrip, stepper, stripClick, tapItems } from '../parts.js';
 import { bidsPanel, ledger, positionsPanel, tracker } from './parts.js';
+
+const FEED_LINES = 4;
 
 export async function mount(root, { code, navigate }) {
   const mine = tokensFor(code);
@@ -17,35 +22,47 @@ export async function mount(root, { code, navigate }) {
     sale: { to: '', good: '', count: 1, price: 0 } };
   let state = null;
   let session;
+  let shownBidButton = ''; // the bid button as last drawn, so typing redraws it only when it changes
 
   const rs = () => session.ruleset;
   const name = (id) => (S.playerById(state, id) || {}).name || id;
 
-  function turnbar(player) {
+  /** The strip's first line: whose phone this is, and where the round stands. */
+  function who(player) {
     const now = S.step(state);
-    let line;
-    if (state.phase === 'finished') line = t('se_over');
-    else if (now === 1) line = state.bidding && state.bidding.revealed ? t('se_picks_now', { name: name(state.bidding.picker) }) : t('se_bid_h');
-    else line = state.active === me ? t('se_you_active') : t('se_active', { name: name(state.active) });
-    return html`<section class="turnbar ${state.active === me || (state.bidding && state.bidding.picker === me) ? 'mine' : ''}" aria-live="polite">
-      <p>${swatch(rs(), player.character)} <strong class="me-name">${player.name}</strong></p>
-      <p><strong>${t('se_round', { n: state.round })} · ${t('se_phase', { n: now })}</strong>${state.round_phase ? html` — ${tx(state.round_phase.name)}` : ''}</p>
-      <p>${line}</p></section>`;
+    return html`${swatch(rs(), player.character)} <strong class="me-name">${player.name}</strong>
+      ${state.phase === 'playing' ? html`<span class="muted">${t('se_round', { n: state.round })} · ${t('se_phase', { n: now })}</span>` : ''}
+      ${player.position ? html`<span class="tag">${t('se_position', { p: player.position })}</span>` : ''}`;
+  }
+
+  /** The strip's checks: the same rules as the buttons further down, so a refusal reads alike. */
+  const checks = () => ({
+    accept: (o) => S.acceptCheck(state, rs(), o),
+    pick: (number) => S.pickCheck(state, rs(), me, number),
+    finish: () => S.finishCheck(state, me),
+  });
+
+  /** The bid's button: refused with SE5 until the amount is a whole number within one's ducats. */
+  function bidButton(player) {
+    const value = ui.bid === '' ? null : Number(ui.bid);
+    const check = value === null ? { ok: false, rule: 'SE5', key: 'se_r_bid_range', params: { n: player.ducats } } : S.bidCheck(state, me, value);
+    const already = player.bid !== null && player.bid !== undefined;
+    return checkedButton(check, 'bid-send', already ? t('se_bid_change') : t('se_bid_send'), { cls: 'primary wide' });
   }
 
   function bidCard(player) {
     if (!state.bidding || state.bidding.revealed) return '';
-    const value = ui.bid === '' ? null : Number(ui.bid);
-    const check = value === null ? { ok: false, rule: 'SE5', key: 'se_r_bid_range', params: { n: player.ducats } } : S.bidCheck(state, me, value);
+    const button = bidButton(player);
+    shownBidButton = String(button);
     const already = player.bid !== null && player.bid !== undefined;
-    return html`<section class="card se-bid-form"><h2>${t('se_bid_h')}</h2>
+    return html`<section class="card se-bid-form"><h2 id="bid-h" tabindex="-1">${t('se_bid_h')}</h2>
       <p class="muted">${t('se_bid_help')}</p>
       ${already ? html`<p class="own-bid" id="own-bid">${t('se_your_bid', { n: player.bid })}</p>` : ''}
       <form id="bid-form" class="row">
         <label class="grow">${t('se_bid_label', { n: player.ducats })}
           <input id="bid-ducats" type="number" inputmode="numeric" min="0" max="${player.ducats}" step="1" value="${ui.bid}" autocomplete="off"></label>
       </form>
-      ${checkedButton(check, 'bid-send', already ? t('se_bid_change') : t('se_bid_send'), { cls: 'primary wide' })}
+      <div id="bid-send-box">${button}</div>
     </section>`;
   }
 
@@ -53,7 +70,7 @@ export async function mount(root, { code, navigate }) {
     const bidding = state.bidding;
     if (!bidding || !bidding.revealed || !bidding.picker) return '';
     const fields = S.positions(state, rs());
-    return html`<section class="card se-pick"><h2>${t('se_pick_h')}</h2>
+    return html`<section class="card se-pick"><h2 id="pick-h" tabindex="-1">${t('se_pick_h')}</h2>
       <p>${bidding.picker === me ? t('se_you_pick') : t('se_picks_now', { name: name(bidding.picker) })}</p>
       <div class="button-group positions-pick">${fields.map((f) => {
         const check = S.pickCheck(state, rs(), me, f.number);
@@ -99,7 +116,7 @@ export async function mount(root, { code, navigate }) {
     if (port && !port.goods.includes(ui.buy.good)) ui.buy.good = port.goods[0];
     const price = port ? S.priceAt(state, rs(), me, port.id) : 0;
     const check = S.buyCheck(state, rs(), me, ui.buy.port, ui.buy.good, ui.buy.count);
-    return html`<section class="card"><h2>${t('se_buy_h')}</h2>
+    return html`<section class="card"><h2 id="buy-h" tabindex="-1">${t('se_buy_h')}</h2>
       ${reach.length ? html`<label>${t('se_port')}<select id="buy-port">${reach.map((p) => html`<option value="${p.id}" ${p.id === ui.buy.port ? html`selected` : ''}>${tx(p.name)}</option>`)}</select></label>
       <label>${t('se_good')}<select id="buy-good">${(port ? port.goods : []).map((g) => html`<option value="${g}" ${g === ui.buy.good ? html`selected` : ''}>${S.goodName(rs(), g)}</option>`)}</select></label>
       ${stepper('buy.count', ui.buy.count, t('se_count'), { min: 1 })}
@@ -119,7 +136,7 @@ export async function mount(root, { code, navigate }) {
     if (!held.includes(ui.sale.good)) ui.sale.good = held[0] || '';
     const check = S.offerCheck(state, rs(), me, ui.sale.to, ui.sale.good, ui.sale.count);
     const offers = state.offers || [];
-    return html`<section class="card"><h2>${t('se_sales_h')}</h2>
+    return html`<section class="card"><h2 id="sales-h" tabindex="-1">${t('se_sales_h')}</h2>
       ${offers.length ? html`<ul class="offers">${offers.map((o) => html`<li class="offer"><p>${saleLine(o)}</p>
         ${o.to === me ? html`<div class="button-group">${checkedButton(S.acceptCheck(state, rs(), o), `accept-${o.id}`, t('se_accept'), { cls: 'primary', data: { accept: o.id } })}
           <button type="button" data-decline="${o.id}">${t('se_decline')}</button></div>` : ''}
@@ -137,8 +154,18 @@ export async function mount(root, { code, navigate }) {
     if (!player) { render(root, html`<section class="card"><p>${t('not_joined')}</p></section>`); return; }
     if (state.phase === 'lobby') { navigate(`/join/${code}`, { replace: true }); return; }
     const playing = state.phase === 'playing';
+    const events = session.log.all();
+    const ctx = { state, ruleset: rs(), events };
+    const items = nowItems(state, rs(), me, checks());
+    // a strip button whose tap waits in the outbox shows it (a spinner), so nobody taps it twice
+    const queued = new Set((session.outbox ? session.outbox.pending : []).map((e) => JSON.stringify(e.action)));
+    for (const b of items.flatMap((i) => i.buttons)) {
+      const action = b.act ? actionFor({ id: '', dataset: { act: b.act, ...b.data } }) : null;
+      if (action && queued.has(JSON.stringify(action))) b.waiting = true;
+    }
     render(root, html`
-      ${turnbar(player)}
+      ${nowStrip(who(player), [...tapItems(session), ...items])}
+      ${feed(story(events, tellers, ctx, { limit: FEED_LINES }))}
       ${playing ? bidCard(player) : ''}
       ${playing ? bidsPanel(state, rs()) : ''}
       ${playing ? pickCard() : ''}
@@ -154,13 +181,49 @@ export async function mount(root, { code, navigate }) {
     paintSwatches(root);
   }
 
-  async function act(action) {
-    const answer = await session.act(action);
-    if (answer) draw();
-    return answer;
+  /** The action a button stands for (a strip button says it in data-act, a card's by its id or data), or null. */
+  function actionFor(el) {
+    const d = el.dataset;
+    const offer = d.offer || d.accept || d.decline || d.withdraw;
+    switch (d.act || el.id) {
+      case 'bid-send': return { type: 'bid', ducats: Number(ui.bid) };
+      case 'pick_position': return { type: 'pick_position', position: Number(d.pick) };
+      case 'split-send': return { type: 'place_sailors', home: ui.split.home, galleys: ui.split.galleys };
+      case 'move-send': {
+        const [kind, id] = ui.move.dest.split(':');
+        return { type: 'move_galley', galley: ui.move.galley, [kind === 'port' ? 'port' : 'sea_area']: id };
+      }
+      case 'buy-send': return { type: 'buy', port: ui.buy.port, good: ui.buy.good, count: ui.buy.count };
+      case 'sale-send': return { type: 'offer_sale', to: ui.sale.to, good: ui.sale.good, count: ui.sale.count, price: ui.sale.price };
+      case 'accept_sale': return { type: 'accept_sale', offer_id: offer };
+      case 'decline_sale': return { type: 'decline_sale', offer_id: offer };
+      case 'withdraw_sale': return { type: 'withdraw_sale', offer_id: offer };
+      case 'finish_phase': case 'finish-phase': return { type: 'finish_phase' };
+      default:
+        if (d.pick) return { type: 'pick_position', position: Number(d.pick) };
+        if (d.accept) return { type: 'accept_sale', offer_id: offer };
+        if (d.decline) return { type: 'decline_sale', offer_id: offer };
+        if (d.withdraw) return { type: 'withdraw_sale', offer_id: offer };
+        return null;
+    }
+  }
+
+  /** What a tap is called in the strip while it waits, and in its answer: the button, and whose sale. */
+  function labelOf(action, button) {
+    const label = button.textContent.trim().replace(/\s+/g, ' ');
+    if (action.type === 'pick_position') return t('se_position', { p: (S.positions(state, rs())[action.position - 1] || {}).label });
+    if (action.type === 'bid') return `${label}: ${t('se_bid_of', { n: action.ducats })}`;
+    const offer = action.offer_id && (state.offers || []).find((o) => o.id === action.offer_id);
+    return offer ? `${label}: ${saleLine(offer)}` : label;
   }
 
   async function onClick(event) {
+    // the strip's link to the sailors' split unfolds it; stripClick brings it in under the strip
+    if (event.target.closest('#now a[href="#split-form"]')) {
+      ui.openSplit = true;
+      root.querySelector('#split-form')?.setAttribute('open', '');
+    }
+    if (stripClick(event, session)) return;
     const el = event.target.closest('button');
     if (!el || el.disabled) return;
     if (el.dataset.step) {
@@ -176,35 +239,30 @@ export async function mount(root, { code, navigate }) {
       draw();
       return;
     }
-    if (el.id === 'bid-send') {
-      await act({ type: 'bid', ducats: Number(ui.bid) });
-    } else if (el.dataset.pick) {
-      await act({ type: 'pick_position', position: Number(el.dataset.pick) });
-    } else if (el.id === 'split-send') {
-      if (await act({ type: 'place_sailors', home: ui.split.home, galleys: ui.split.galleys })) { ui.split = null; ui.openSplit = false; draw(); }
-    } else if (el.id === 'move-send') {
-      const [kind, id] = ui.move.dest.split(':');
-      const action = { type: 'move_galley', galley: ui.move.galley };
-      action[kind === 'port' ? 'port' : 'sea_area'] = id;
-      if (await act(action)) { ui.move.dest = ''; draw(); }
-    } else if (el.id === 'buy-send') {
-      await act({ type: 'buy', port: ui.buy.port, good: ui.buy.good, count: ui.buy.count });
-    } else if (el.id === 'sale-send') {
-      await act({ type: 'offer_sale', to: ui.sale.to, good: ui.sale.good, count: ui.sale.count, price: ui.sale.price });
-    } else if (el.dataset.accept) {
-      await act({ type: 'accept_sale', offer_id: el.dataset.accept });
-    } else if (el.dataset.decline) {
-      await act({ type: 'decline_sale', offer_id: el.dataset.decline });
-    } else if (el.dataset.withdraw) {
-      await act({ type: 'withdraw_sale', offer_id: el.dataset.withdraw });
-    } else if (el.id === 'finish-phase') {
-      await act({ type: 'finish_phase' });
+    const action = actionFor(el);
+    if (!action) return;
+    el.disabled = true;
+    const answer = await session.act(action, labelOf(action, el));
+    if (answer) {
+      if (action.type === 'place_sailors') { ui.split = null; ui.openSplit = false; }
+      if (action.type === 'move_galley') ui.move.dest = '';
     }
+    draw();
   }
 
   function onInput(event) {
     const el = event.target;
-    if (el.id === 'bid-ducats') { ui.bid = el.value.trim(); redrawSoon(); }
+    if (el.id === 'bid-ducats') {
+      // Only the button follows the typing: the field is never redrawn under the fingers, and the
+      // button only when it changes (a blur's change event must not swap it under a tap).
+      ui.bid = el.value.trim();
+      const box = root.querySelector('#bid-send-box');
+      const button = state && bidButton(S.playerById(state, me));
+      if (box && button && event.type === 'input' && String(button) !== shownBidButton) {
+        shownBidButton = String(button);
+        render(box, button);
+      }
+    }
     if (el.id === 'move-galley') ui.move.galley = Number(el.value);
     if (el.id === 'move-dest') { ui.move.dest = el.value; draw(); }
     if (el.id === 'buy-port') { ui.buy.port = el.value; draw(); }
@@ -213,9 +271,6 @@ export async function mount(root, { code, navigate }) {
     if (el.id === 'sale-good') { ui.sale.good = el.value; draw(); }
     if (el.id === 'sale-price') ui.sale.price = Math.max(0, Math.floor(Number(el.value) || 0));
   }
-
-  let pending = 0;
-  function redrawSoon() { clearTimeout(pending); pending = setTimeout(draw, 120); }
 
   function onToggle(event) { if (event.target.id === 'split-form') ui.openSplit = event.target.open; }
 
@@ -226,9 +281,9 @@ export async function mount(root, { code, navigate }) {
 
   const off = listen(root, { click: onClick, input: onInput, change: onInput, submit: onSubmit });
   root.addEventListener('toggle', onToggle, true);
-  session = await openGame(code, mine.player.token, { onState: (s) => { state = s; draw(); } });
+  session = await openGame(code, mine.player.token, { onState: (s) => { state = s; draw(); }, onChange: draw });
   return {
     refresh: draw,
-    unmount() { off(); root.removeEventListener('toggle', onToggle, true); clearTimeout(pending); session.close(); },
+    unmount() { off(); root.removeEventListener('toggle', onToggle, true); session.close(); },
   };
 }

@@ -15,7 +15,6 @@ import { bidPanel, displayCards, playersList, rankingTable, yearLine } from './p
 
 const FEED_LINES = 9;
 const MIN_LINES = 3;
-const WIDE = 1100; // the width from which the screen is laid out in columns (css/app.css)
 
 export async function mount(root, { code }) {
   let state = null;
@@ -39,18 +38,8 @@ export async function mount(root, { code }) {
           <figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure></aside>
       </div></div>`);
     paintSwatches(root);
-    fitFeed();
+    tv.fitStory(root, MIN_LINES);
     tv.announce(session.log, state.version, ctx);
-  }
-
-  /** A TV shows no scrollbar: the story keeps as many of its newest lines as fit on the screen. */
-  function fitFeed() {
-    if (window.innerWidth <= WIDE) return; // a narrow screen is a page that scrolls
-    const box = root.querySelector('.feed-big');
-    const lines = box && box.querySelector('.feed-lines');
-    while (lines && lines.children.length > MIN_LINES && box.getBoundingClientRect().bottom > window.innerHeight - 8) {
-      lines.lastElementChild.remove();
-    }
   }
 
   session = await openGame(code, null, {
