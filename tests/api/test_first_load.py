@@ -1,0 +1,20 @@
+"""The first load of every page of every game stays under 60 KB compressed (bench/pwa_size.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "pwa_size.py"
+spec = importlib.util.spec_from_file_location("pwa_size", BENCH)
+assert spec is not None and spec.loader is not None
+pwa_size = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pwa_size)
+
+
+@pytest.mark.parametrize("game", pwa_size.GAMES)
+@pytest.mark.parametrize("page", pwa_size.PAGES)
+def test_a_page_loads_within_the_budget(game: str, page: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert pwa_size.main(["--game", game, "--page", page]) == 0, capsys.readouterr().out
