@@ -73,6 +73,7 @@ export class LiveGame {
   retry() {
     if (this.closed) return;
     this.setStatus('reconnecting');
+    if (navigator.onLine === false) return; // no network at all: the `online` event wakes it
     const jitter = Math.random() * this.delay * 0.3;
     this.timer = setTimeout(() => this.connect(), this.delay + jitter);
     this.delay = Math.min(this.delay * 2, MAX_DELAY);

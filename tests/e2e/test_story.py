@@ -351,6 +351,9 @@ def test_a_waiting_tap_outlives_its_page_and_goes_once_the_phone_is_back(table: 
     expect(device.page.locator("#do-roll")).to_be_disabled()
     kept = device.page.evaluate("Object.values(JSON.parse(localStorage.getItem('shipmate.outbox') || '{}'))")
     assert [[entry["action"] for entry in slot] for slot in kept] == [[{"type": "roll"}]]
+    gone = device.page  # the tab is discarded: nothing of it reaches the network any more
+    gone.route("**/*", lambda route: route.abort())
+    gone.route_web_socket(re.compile(".*"), lambda ws: ws.close())
     page = device.reopen()
     device.context.set_offline(False)
     assert state_of(table)["version"] == before
