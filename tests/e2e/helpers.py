@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -124,3 +125,58 @@ def wait_for_version(base: str, code: str, seen: int) -> dict[str, Any]:
             return state
         time.sleep(0.05)
     pytest.fail(f"the server stayed at version {seen}")
+
+
+# ---- the strip and the story (what needs a player now, what just happened) ----------------------
+
+RULE_ID = re.compile(r"\b(?:[A-Z]\d{1,2}|SE\d{1,2}|VV\d{1,2})\b")
+"""A rule's ID as a refusal cites it (T5, SE11, VV6); a status line never holds one."""
+
+
+def strip(device: Device) -> Locator:
+    """The "now" strip at the top of a phone (or the host panel)."""
+    return device.page.locator("#now")
+
+
+def newest(device: Device) -> Locator:
+    """The newest line of the table's story on a phone, the host panel, a tablet or the TV."""
+    return device.page.locator(".feed-lines li").first
+
+
+def no_rule_in_the_strip(*devices: Device) -> None:
+    """No line of the strip cites a rule; only a refused button does, right under it."""
+    for device in devices:
+        for text in strip(device).locator(".now-text").all_inner_texts():
+            assert not RULE_ID.search(text), f"{device.name}: a status cites a rule: {text}"
+
+
+def nothing_to_do(*devices: Device) -> None:
+    """What concerns only other players is never shown as something to do."""
+    for device in devices:
+        expect(strip(device).locator("button, a.button")).to_have_count(0)
+        expect(strip(device).locator(".now-item.act")).to_have_count(0)
+
+
+def at_the_top(page: Page) -> None:
+    """Scroll to the page's top and stay there (a smooth scroll a strip link started may be under way)."""
+    page.wait_for_function(
+        "() => { if (window.scrollY === 0) return true; window.scrollTo(0, 0); return false; }", polling=100)
+
+
+def top_shot(device: Device, label: str) -> None:
+    """A screenshot of the page's first screenful, as the player sees it when they look up."""
+    at_the_top(device.page)
+    device.shot(label)
+
+
+def in_first_screenful(page: Page, selector: str) -> None:
+    """The element is on screen without any scrolling (a 390 × 844 phone at the page's top)."""
+    at_the_top(page)
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+
+
+def spoken(device: Device, text: str) -> None:
+    """Wait until the TV has said something that contains `text`."""
+    device.page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=text)

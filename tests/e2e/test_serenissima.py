@@ -14,9 +14,22 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, expect
 
-from .helpers import INJECTED, PHONE, SHORT_EVIL, Device, api, seated
+from .helpers import (
+    INJECTED,
+    PHONE,
+    SHORT_EVIL,
+    Device,
+    api,
+    in_first_screenful,
+    newest,
+    no_rule_in_the_strip,
+    seated,
+    spoken,
+    strip,
+    top_shot,
+)
 from .layout import shot_of_the_end
 
 pytestmark = pytest.mark.e2e
@@ -29,7 +42,6 @@ PLAYERS = {  # device: (name, power as the lobby shows it in the phone's languag
 }
 
 
-RULE_PREFIX = re.compile(r"\bSE?\d{1,2} ·")  # "SE5 · …": how a refusal cites its rule
 
 
 UNDER_THE_STRIP = """(selector) => {
@@ -39,44 +51,20 @@ UNDER_THE_STRIP = """(selector) => {
 }"""
 
 
-def strip(device: Device) -> Locator:
-    return device.page.locator("#now")
 
 
-def newest(device: Device) -> Locator:
-    return device.page.locator(".feed-lines li").first
 
 
 def tv_newest(device: Device) -> Locator:
     return device.page.locator(".feed-big .feed-lines li").first
 
 
-def no_rule_in_status(device: Device) -> None:
-    """A status line in the strip never cites a rule (a refused button may, right under it)."""
-    status = device.page.locator("#now .now-item.info .now-text, #now .now-item.wait .now-text")
-    for line in status.all_inner_texts():
-        assert not RULE_PREFIX.search(line), f"{device.name}: a status cites a rule: {line}"
 
 
-def top_shot(device: Device, label: str) -> None:
-    """A screenshot of the page's first screenful, as the player sees it when they look up."""
-    # at the top, and staying there (a smooth scroll that a strip link started may still be under way)
-    device.page.wait_for_function(
-        "() => { if (window.scrollY === 0) return true; window.scrollTo(0, 0); return false; }", polling=100)
-    device.shot(label)
 
 
-def spoken(device: Device, text: str) -> None:
-    """Wait until the TV has said something that contains `text`."""
-    device.page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=text)
 
 
-def in_first_screenful(page: Page, selector: str) -> None:
-    """The element is on screen without any scrolling (a 390 × 844 phone at the page's top)."""
-    assert page.evaluate("window.scrollY") == 0
-    box = page.locator(selector).bounding_box()
-    assert box is not None, selector
-    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
 
 
 def state_of(table: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +122,7 @@ def test_create_serenissima_with_its_options_and_fill_the_lobby(table: dict[str,
         words = bid_now["nl" if key in ("bram", "dirk") else "en"]
         expect(strip(device).locator("#now-bid.act")).to_contain_text(words)
         expect(device.page.locator("#do-bid")).to_be_visible()
-        no_rule_in_status(device)
+        no_rule_in_the_strip(device)
     expect(table["screen"].page.locator(".feed-big")).to_contain_text("The game begins: round 1")
     # the strip's link brings the bid form in under the strip, without leaving the page
     cas = table["cas"].page
@@ -177,7 +165,7 @@ def test_sealed_bids_show_who_has_bid_but_never_how_much(table: dict[str, Any]) 
     expect(newest(bram)).to_have_text("Anna heeft een geheim bod gedaan")
     expect(tv_newest(table["screen"])).to_have_text("Anna has placed a sealed bid")
     expect(strip(bram).locator("#now-bid.act")).to_be_visible()
-    no_rule_in_status(anna)
+    no_rule_in_the_strip(anna)
     top_shot(anna, "se-strip-anna-waiting")
     expect(screen.locator(".bid-status li.in")).to_have_count(1)
     expect(screen.locator(".se-bids")).to_contain_text("Waiting for: Bram")
@@ -230,7 +218,7 @@ def test_sealed_bids_show_who_has_bid_but_never_how_much(table: dict[str, Any]) 
     expect(strip(dirk)).to_contain_text("Anna kiest nu een plaats; jij kiest na Anna, ")
     expect(strip(dirk).locator("button")).to_have_count(0)
     for key in PLAYERS:
-        no_rule_in_status(table[key])
+        no_rule_in_the_strip(table[key])
     top_shot(anna, "se-strip-anna-pick")
     top_shot(dirk, "se-strip-dirk-pick-wait-nl")
     tv.shot("se-tv-reveal")
@@ -281,7 +269,7 @@ def test_positions_are_picked_in_bid_order(table: dict[str, Any]) -> None:
     expect(strip(table["dirk"])).to_contain_text(f"Fase 2: {first_name} is aan de beurt.")
     expect(strip(table["dirk"]).locator("button")).to_have_count(0)  # nothing of Dirk's to do
     for key in PLAYERS:
-        no_rule_in_status(table[key])
+        no_rule_in_the_strip(table[key])
     top_shot(table[active], "se-strip-first-in-phase2")
     top_shot(table["dirk"], "se-strip-dirk-status-nl")
 
@@ -350,7 +338,7 @@ def test_a_sale_arrives_in_the_buyers_first_screenful_and_is_accepted_there(tabl
     # the TV speaks Dutch since the last test switched it
     expect(tv_newest(tv)).to_have_text("Anna biedt Bram 2 Metaal aan voor 300 dukaten")
     for key in PLAYERS:
-        no_rule_in_status(table[key])
+        no_rule_in_the_strip(table[key])
     top_shot(bram, "se-strip-bram-sale-nl")
     top_shot(anna, "se-strip-anna-sale-open")
     before = state_of(table)
@@ -470,7 +458,7 @@ def test_the_end_of_the_game_is_told_on_every_phone_and_aloud(table: dict[str, A
     expect(strip(table["bram"]).locator("#now-over")).to_contain_text("Het spel is afgelopen na ronde 1.")
     for key in PLAYERS:
         expect(strip(table[key]).locator("button")).to_have_count(0)
-        no_rule_in_status(table[key])
+        no_rule_in_the_strip(table[key])
     spoken(table["screen"], "Het spel is afgelopen na ronde 1")
     expect(newest(table["cas"])).to_have_text(
         "The game is over after round 1 — count up the winner on the board")

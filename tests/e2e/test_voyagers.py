@@ -21,57 +21,41 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.fixtures_server import wait_for
 
-from .helpers import PHONE, SHORT_EVIL, TV, Device, api, seated
+from .helpers import (
+    PHONE,
+    SHORT_EVIL,
+    TV,
+    Device,
+    api,
+    in_first_screenful,
+    newest,
+    no_rule_in_the_strip,
+    nothing_to_do,
+    seated,
+    spoken,
+    strip,
+    top_shot,
+)
 
 pytestmark = pytest.mark.e2e
 
 CARDS = [("Caravel", "common"), ("Galleon", "fleet"), ("Duke of Seville", "common"), (SHORT_EVIL, "common"),
          ("Spice route", "fleet")]
 PLAYERS = {"anna": ("Anna", "Red"), "bram": ("Bram", "Blauw"), "cas": ("Cas", "Green")}
-RULE_ID = re.compile(r"\bVV\d{1,2}\b")
 
 
-def strip(device: Device) -> Any:
-    return device.page.locator("#now")
 
 
-def newest(device: Device) -> Any:
-    """The newest line of the table's story on a phone, the host panel or the TV."""
-    return device.page.locator(".feed-lines li").first
 
 
-def no_rule_in_the_strip(*devices: Device) -> None:
-    """A status line (or any line of the strip) cites no rule; only a refused button does, under it."""
-    for device in devices:
-        for text in strip(device).locator(".now-text").all_inner_texts():
-            assert not RULE_ID.search(text), (device.name, text)
 
 
-def nothing_to_do(*devices: Device) -> None:
-    """What concerns only other players is never shown as something to do."""
-    for device in devices:
-        expect(strip(device).locator("button, a.button")).to_have_count(0)
-        expect(strip(device).locator(".now-item.act")).to_have_count(0)
 
 
-def top_shot(device: Device, label: str) -> None:
-    """A screenshot of the page's first screenful, as the player sees it when they look up."""
-    device.page.evaluate("window.scrollTo(0, 0)")
-    device.shot(label)
 
 
-def in_first_screenful(page: Page, selector: str) -> None:
-    """The element is on screen without any scrolling (a 390 × 844 phone at the page's top)."""
-    page.evaluate("window.scrollTo(0, 0)")
-    assert page.evaluate("window.scrollY") == 0
-    box = page.locator(selector).bounding_box()
-    assert box is not None, selector
-    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
 
 
-def spoken(device: Device, text: str) -> None:
-    """Wait until the TV has said something that contains `text`."""
-    device.page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=text)
 
 
 def the_feed_fits_the_tv(tv: Device) -> None:

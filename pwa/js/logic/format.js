@@ -36,6 +36,11 @@ export function formatResources(map, joiner = ' + ', keepZero = false) {
   return parts.length ? parts.join(joiner) : '—';
 }
 
+/** "3 Wood + 1 Iron", or "nothing" (in words, for a sentence). */
+export function resourcesOrNothing(map) {
+  return Object.values(map || {}).some((n) => n) ? formatResources(map) : t('nothing');
+}
+
 /** "+7 Food, −2 Wood": a change of resources, signed. */
 export function formatDelta(map) {
   const parts = Object.entries(map || {}).filter(([, n]) => n).map(([res, n]) => `${n > 0 ? '+' : '−'}${Math.abs(n)} ${resName(res)}`);

@@ -1,13 +1,10 @@
 // Pure: Quest 1607 at the table. The words of each event for the table's story, the outcome of the
 // last fight, and what needs a player now (the phone's strip), most urgent first. No DOM, no I/O.
 import { t, tx } from '../i18n.js';
-import { formatDelta, formatResources } from './format.js';
+import { formatDelta, resourcesOrNothing } from './format.js';
 import { allowance, playerById, total } from './rules.js';
 
-/** "3 Wood + 1 Iron", or "nothing". */
-function res(map) {
-  return total(map) ? formatResources(map) : t('nothing');
-}
+const res = resourcesOrNothing;
 
 /** A player's name by id, in any state, or the id itself. */
 function nameIn(state, pid) {

@@ -3,7 +3,7 @@ import { api, saveTokens, tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t, tx } from '../i18n.js';
 import * as R from '../logic/rules.js';
-import { explain, formatResources, requirementText, resName, shotText } from '../logic/format.js';
+import { explain, formatResources, requirementText, resName, resourcesOrNothing, shotText } from '../logic/format.js';
 import { nowItems, outcome, outcomeIsFresh, outcomeText, tellers } from '../logic/quest_table.js';
 import { story } from '../logic/story.js';
 import { openGame } from '../session.js';
@@ -246,7 +246,7 @@ export async function mount(root, { code, navigate }) {
     return html`<section class="card combat" aria-labelledby="combat-h" aria-live="polite"><h2 id="combat-h">${t('combat')}</h2>
       <p class="versus">${swatch(session.ruleset, a.character, false)} <strong>${a.name}</strong> (${t('ship', { n: combat.attacker.ship })}) ${t('vs')} ${swatch(session.ruleset, d.character, false)} <strong>${d.name}</strong> (${t('ship', { n: combat.defender.ship })})</p>
       ${combat.stage === 'firing' || combat.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })}</p>` : ''}
-      ${surrendering ? html`<p class="surrender-by">🏳 ${t('surrender_by', { name: surrendering.name })}</p>` : ''}
+      ${surrendering ? html`<p class="surrender-by">${t('surrender_by', { name: surrendering.name })}</p>` : ''}
       ${combat.sunk ? html`<p class="sunk">${t('sunk')} ${(R.playerById(state, combat.sunk) || {}).name || ''}</p>` : ''}
       ${shotList(combat.shots.slice(-4))}
       ${stageControls}
@@ -385,7 +385,7 @@ export async function mount(root, { code, navigate }) {
     const label = button.textContent.trim().replace(/\s+/g, ' ');
     const offer = action.offer_id && state.offers.find((o) => o.id === action.offer_id);
     if (!offer) return label;
-    return `${label}: ${R.playerById(state, offer.from).name} → ${R.playerById(state, offer.to).name}, ${formatResources(offer.give)} / ${formatResources(offer.get)}`;
+    return `${label}: ${R.playerById(state, offer.from).name} → ${R.playerById(state, offer.to).name}, ${resourcesOrNothing(offer.give)} / ${resourcesOrNothing(offer.get)}`;
   }
 
   function onChange(event) {

@@ -48,7 +48,7 @@ export async function mount(root, { code }) {
     const shown = c.shots.slice(-SHOTS_SHOWN).reverse();
     return html`<section class="screen-combat" aria-live="polite"><h2>${t('combat')}: ${a.name} ${t('vs')} ${d.name}</h2>
       ${c.stage === 'firing' || c.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
-      ${c.stage === 'surrender_offered' ? html`<p class="surrender-by">🏳 ${t('surrender_by', { name: (playerById(state, c.surrendering) || {}).name || '?' })}</p>` : ''}
+      ${c.stage === 'surrender_offered' ? html`<p class="surrender-by">${t('surrender_by', { name: (playerById(state, c.surrendering) || {}).name || '?' })}</p>` : ''}
       ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
       ${c.shots.length > SHOTS_SHOWN ? html`<p class="muted earlier">… ${t('earlier_shots', { n: c.shots.length - SHOTS_SHOWN })}</p>` : ''}
       <ol class="shots" reversed start="${c.shots.length}">${shown.map((s, i) => {
