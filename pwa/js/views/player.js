@@ -285,7 +285,7 @@ export async function mount(root, { code, navigate }) {
     const base = R.turnCheck(state, me);
     sharedReason = base.ok ? '' : explain(base);
     const ctx = { state, ruleset: rs, events: session.log.all() };
-    const who = html`${swatch(rs, player.character)} <strong class="me-name">${player.name}</strong>
+    const who = html`${swatch(rs, player.character, false)} <strong class="me-name">${player.name}</strong>
       ${state.phase === 'playing' ? html`<span class="muted">${t('round', { n: state.round })}</span>` : ''}`;
     const items = nowItems(state, rs, me, checks());
     const queued = new Set(session.outbox.pending.map((e) => JSON.stringify(e.action)));
