@@ -21,14 +21,35 @@ def message(version: int) -> dict[str, Any]:
             "state": {"version": version}}
 
 
+class Same:
+    """Every viewer's view of a state is the state itself (and each one made is noted)."""
+
+    def __init__(self, state: State, made: list[Viewer]) -> None:
+        self.state = state
+        self.made = made
+
+    def of(self, viewer: Viewer) -> State:
+        self.made.append(viewer)
+        return self.state
+
+
+class Plain:
+    """A Show that shows states and events as they are."""
+
+    def __init__(self) -> None:
+        self.made: list[Viewer] = []
+
+    def views(self, state: State, before: Any) -> Same:
+        return Same(state, self.made)
+
+    def events(self, state: State, events: list[Event], viewer: Viewer) -> list[Event]:
+        return events
+
+
 def test_each_viewer_kind_is_rendered_once_per_change() -> None:
-    rendered: list[Viewer] = []
-
-    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
-        rendered.append(viewer)
-        return {"version": state["version"], "events": events, "state": state}
-
-    update = Update(message(4), render)
+    show = Plain()
+    rendered = show.made
+    update = Update(message(4), show)
     viewers = [PUBLIC, PUBLIC, PUBLIC, Viewer(host=True), Viewer(player="p1"), Viewer(player="p1"),
                Viewer(player="p2")]
     payloads = [update.payload_for(viewer, 3) for viewer in viewers]
@@ -86,13 +107,10 @@ def connection(ws: FakeSocket, queue_size: int) -> Connection:
 
 
 def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_everything() -> None:
-    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
-        return {"version": state["version"], "events": events, "state": state}
-
     slow_ws, fast_ws = FakeSocket(blocked=True), FakeSocket(blocked=False)
     slow, fast = connection(slow_ws, 3), connection(fast_ws, 50)
     for version in range(20):
-        update = Update(message(version), render)
+        update = Update(message(version), Plain())
         slow.deliver(update)
         fast.deliver(update)
     assert slow.outbox.finished
@@ -118,10 +136,7 @@ def test_a_shared_frame_is_the_frame_wsproto_would_send() -> None:
 
 
 def test_frames_are_made_once_per_viewer_and_carry_the_text() -> None:
-    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
-        return {"version": state["version"], "events": events, "state": state}
-
-    update = Update(message(7), render)
+    update = Update(message(7), Plain())
     frame = update.frame_for(PUBLIC, 6)
     assert update.frame_for(PUBLIC, 6) is frame
     assert frame.endswith(update.text_for(PUBLIC, 6).encode()) and frame[0] == 0x81
@@ -149,16 +164,13 @@ class ShortSocket:
 
 
 def test_a_frame_the_buffer_takes_in_part_is_finished_by_the_writer_before_anything_later() -> None:
-    def render(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
-        return {"version": state["version"], "events": events, "state": state}
-
     ws = ShortSocket(room=10)
     conn = connection(ws, 50)  # type: ignore[arg-type]
     conn._plain = conn._direct = True  # no extension, under gevent
     deadline = time.monotonic() + 10
     while not conn.outbox.idle and time.monotonic() < deadline:  # the writer has started
         time.sleep(0.01)
-    updates = [Update(message(version), render) for version in range(5)]
+    updates = [Update(message(version), Plain()) for version in range(5)]
     for update in updates:
         conn.deliver(update)
     expected = b"".join(update.frame_for(PUBLIC, version - 1) for version, update in enumerate(updates))

@@ -11,7 +11,6 @@ import redis
 from shipmate.rules import Viewer, create
 from shipmate.store import GameStore, hash_token
 from shipmate.web.hub import Hub, Update
-from shipmate.web.service import update_body
 from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
@@ -40,7 +39,7 @@ def test_an_idle_subscription_survives_its_read_timeouts_without_reconnecting(
     code = secrets.token_hex(4).upper()
     state, event = create("test-counter", code, {}, secrets.token_hex(32))
     store.create(code, state, event, hash_token("host"))
-    hub = Hub(redis_url, store, update_body, pings=3600, keepalive=3600, idle_check=0.2)
+    hub = Hub(redis_url, store, pings=3600, keepalive=3600, idle_check=0.2)
     listener = Listener(code)
     with caplog.at_level(logging.WARNING, logger="shipmate.web.hub"):
         hub.attach(listener)

@@ -12,7 +12,7 @@ old one. A change (one action) raises ``version`` by exactly one; all its events
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -46,6 +46,14 @@ HOST = Viewer(host=True)
 DICE = Viewer(dice=True)
 
 
+SharedView = Callable[[State, "tuple[State, State] | None"], State]
+"""Make the shared part of the views of a state; given (the state before, its shared part), reuse
+what the change left alone: the same objects for the same data."""
+
+PersonalView = Callable[[State, State, Viewer], State]
+"""Make one viewer's view of a state from its shared part (shared, state, viewer)."""
+
+
 class Game(Protocol):
     """What a game package provides to the core."""
 
@@ -64,6 +72,12 @@ class Game(Protocol):
 
     def view_for(self, state: State, viewer: Viewer) -> State:
         """Return the state as `viewer` may see it (DESIGN.md's state view)."""
+
+    shared_view: SharedView | None
+    """The part of every viewer's view that they share, made once for them all (see `Views`)."""
+
+    personal_view: PersonalView | None
+    """One viewer's view made from the shared part (see `Views`)."""
 
     def event_view_for(self, event: Event, viewer: Viewer) -> Event:
         """Return the event as `viewer` may see it: private cards only for their owner."""
@@ -248,6 +262,48 @@ def replay(events: Iterable[Event]) -> State:
 def view_for(state: State, viewer: Viewer) -> State:
     """Return the state view of DESIGN.md for this viewer."""
     return _game_of(state).view_for(state, viewer)
+
+
+class Views:
+    """Every viewer's view of one state, each made once, and the part they all share made once too.
+
+    A game whose views share a part (the public view, which a player's view adds its own cards to)
+    provides `shared_view` and `personal_view`. Given the Views of the change before (`before`), the
+    shared part reuses what the change left alone, so the same objects stand for the same data in
+    the views of both versions: a patch between them is found by walking only what changed.
+    """
+
+    def __init__(self, state: State, before: Views | None = None) -> None:
+        self.state = state
+        self._game = _game_of(state)
+        self._before = before
+        self._shared: State | None = None
+        self._views: dict[Viewer, State] = {}
+
+    def shared(self) -> State | None:
+        """Return the shared part (None for a game without one), made once."""
+        if self._shared is None and self._game.shared_view is not None:
+            before = self._before
+            known = None if before is None else before.known_shared()
+            self._shared = self._game.shared_view(self.state, known)
+            self._before = None  # one step back is all it needs; no chain of versions is kept
+        return self._shared
+
+    def known_shared(self) -> tuple[State, State] | None:
+        """Return (state, shared part) when the shared part is made already, else None."""
+        return None if self._shared is None else (self.state, self._shared)
+
+    def of(self, viewer: Viewer) -> State:
+        """Return the view for `viewer`, made once."""
+        view = self._views.get(viewer)
+        if view is None:
+            shared = self.shared()
+            if shared is None or self._game.personal_view is None:
+                view = self._game.view_for(self.state, viewer)
+            else:
+                view = self._game.personal_view(shared, self.state, viewer)
+            self._views[viewer] = view
+        return view
 
 
 def event_view_for(state: State, event: Event, viewer: Viewer) -> Event:

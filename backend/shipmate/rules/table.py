@@ -7,11 +7,11 @@ least ``name`` and ``character``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .core import Action, Event, State, Viewer
+from .core import Action, Event, PersonalView, SharedView, State, Viewer
 from .dice import commitment
 from .errors import Forbidden, InvalidAction, LobbyConflict, text
 
@@ -106,6 +106,59 @@ def one_of(action: Action, key: str, allowed: Collection[str]) -> str:
     return value
 
 
+def flag(action: Action, key: str, default: bool | None = None) -> bool:
+    """Return the true-or-false parameter `key` (`default` when left out, if any), or refuse it."""
+    value = action.get(key, default)
+    if not isinstance(value, bool):
+        raise InvalidAction(text(f"'{key}' is waar of onwaar.", f"'{key}' is true or false."),
+                            field=key)
+    return value
+
+
+COUNT_MOST = 999
+"""The most of one thing a parameter may count, either way (more than any table holds)."""
+
+
+def counts(action: Action, key: str, names: Collection[str], nl: str, en: str, low: int = 0,
+           high: int = COUNT_MOST) -> dict[str, int]:
+    """Return the parameter `key`, a map of `names` to counts from `low` to `high`, without zeros.
+
+    `nl` and `en` say what the names are ("grondstof", "resource"); a map left out is empty.
+    """
+    value = action.get(key, {})
+    if not isinstance(value, Mapping):
+        raise InvalidAction(text(f"'{key}' moet {nl} → aantal zijn.", f"'{key}' must map {en} → count."),
+                            field=key)
+    found: dict[str, int] = {}
+    for name, n in value.items():
+        if name not in names:
+            raise InvalidAction(text(f"Onbekende {nl} in '{key}': {name!r}",
+                                     f"Unknown {en} in '{key}': {name!r}"), field=key)
+        if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+            raise InvalidAction(text(f"Aantal {name} in '{key}' is ongeldig: {n!r}",
+                                     f"The count of {name} in '{key}' is invalid: {n!r}"), field=key)
+        if n:
+            found[name] = n
+    return found
+
+
+Numbered = TypeVar("Numbered", bound=Mapping[str, Any])
+
+
+def numbered(action: Action, key: str, items: Iterable[Numbered], nl: str, en: str) -> Numbered:
+    """Return the one of `items` whose ``number`` the parameter `key` gives, or refuse a number none has.
+
+    `nl` and `en` name the items ("schip", "ship").
+    """
+    number = action.get(key)
+    if isinstance(number, int) and not isinstance(number, bool):
+        for item in items:
+            if item["number"] == number:
+                return item
+    raise InvalidAction(text(f"Er is geen {nl} {number!r}.", f"There is no {en} {number!r}."),
+                        field=key)
+
+
 Rule = tuple[Callable[[Any], bool], str, str]
 """A house rule's check: a test of the value, and what it must be in Dutch and English."""
 
@@ -169,6 +222,8 @@ class PureGame:
     event_view_for: Callable[[Event, Viewer], Event]
     ruleset: Callable[[State], dict[str, Any]]
     dice_device: bool = False
+    shared_view: SharedView | None = None
+    personal_view: PersonalView | None = None
 
     def created(self, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
         """Return the first event: the code, the secret seed, its commitment, the checked options."""
@@ -213,7 +268,7 @@ def join_event(state: State, action: Action, characters: Collection[str], max_pl
             "character": character}
 
 
-def created_state(event: Event, **fields: Any) -> State:
+def created_state(event: Event, /, **fields: Any) -> State:
     """Fold GameCreated: the fields every table keeps, an empty lobby, and the game's own `fields`."""
     return {
         "game": event["game"], "code": event["code"], "version": 0,

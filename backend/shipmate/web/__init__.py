@@ -11,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .. import games  # noqa: F401  (importing the package registers every game)
 from ..store import GameStore
 from ..store.games import client_for
-from . import api, config, errors, pwa, service, ws
+from . import api, config, errors, pwa, ws
 from .hub import Hub
 
 SECURITY_HEADERS = {
@@ -43,7 +43,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
-    hub = Hub(app.config["REDIS_URL"], store, service.update_body,
+    hub = Hub(app.config["REDIS_URL"], store,
               pings=float(app.config["WS_PING_INTERVAL"]), keepalive=float(app.config["WS_KEEPALIVE"]),
               idle_check=float(app.config["HUB_IDLE_CHECK"]))
     store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish

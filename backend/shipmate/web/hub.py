@@ -15,18 +15,18 @@ import contextlib
 import logging
 import threading
 import time
-from collections import Counter, deque
-from collections.abc import Callable
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
 import redis
 
-from ..rules import Event, State, Viewer
+from ..rules import Event, State, Viewer, Views, event_view_for
 from ..store import GameStore, Unavailable, keys
 from ..store.games import dumpb, loads, new_connection, node_url
 from .frames import frame_header
+from .patches import json_patch
 
 log = logging.getLogger(__name__)
 
@@ -37,41 +37,85 @@ SUBSCRIBE_WAIT = 5.0
 """Seconds a new socket waits for its game's subscription before its snapshot (a safety net)."""
 
 
-Render = Callable[[State, list[Event], Viewer], dict[str, Any]]
-"""Show a state and its events to a viewer: ``{"version", "events", "state"}``."""
+class ViewsOf(Protocol):
+    """Every viewer's view of one state (`rules.Views`)."""
+
+    def of(self, viewer: Viewer) -> State:
+        """Return `viewer`'s view."""
+
+
+class Show(Protocol):
+    """How a change is shown: the views of its state, and its events as each viewer may see them."""
+
+    def views(self, state: State, before: ViewsOf | None) -> ViewsOf:
+        """Return the views of `state`; `before`, the views of the version before, may be reused."""
+
+    def events(self, state: State, events: list[Event], viewer: Viewer) -> list[Event]:
+        """Return `events` as `viewer` may see them."""
+
+
+class Shown:
+    """The game's own views and event views (`rules.Views`, `rules.event_view_for`)."""
+
+    def views(self, state: State, before: ViewsOf | None) -> ViewsOf:
+        """Return the views of `state`, sharing what the change left alone with `before`."""
+        return Views(state, before if isinstance(before, Views) else None)
+
+    def events(self, state: State, events: list[Event], viewer: Viewer) -> list[Event]:
+        """Return `events` as `viewer` may see them."""
+        return [event_view_for(state, event, viewer) for event in events]
+
+
+SHOWN = Shown()
 
 
 class Update:
-    """One published change, shared by every socket of its game; JSON made once per viewer."""
+    """One published change, shared by every socket of its game; JSON made once per viewer.
 
-    def __init__(self, message: dict[str, Any], render: Render) -> None:
+    `before` is the update of the version just before, when known: its views are shared with this
+    one's where the change left them alone, and a patch socket at that version gets a patch
+    (RFC 6902) instead of the whole view. Only one step back is kept, so no chain of versions builds up.
+    """
+
+    def __init__(self, message: dict[str, Any], show: Show = SHOWN, before: Update | None = None) -> None:
         self.version: int = message["version"]
         self.events: list[Event] = message["events"]
         self.state: State = message["state"]
         self.first = self.events[0]["version"] if self.events else self.version
-        self._render = render
-        self._parts: dict[tuple[Viewer, int], tuple[bytes, bytes]] = {}
+        self._show = show
+        follows = before is not None and before.version == self.first - 1 and self.first == self.version
+        self.before = before if follows else None
+        if self.before is not None:
+            self.before.before = None
+        self.views: ViewsOf = show.views(self.state, self.before.views if self.before is not None else None)
+        self._events: dict[tuple[Viewer, int], bytes] = {}
+        self._states: dict[Viewer, bytes] = {}
         self._payloads: dict[tuple[Viewer, int], bytes] = {}
         self._frames: dict[tuple[Viewer, int], bytes] = {}
+        self._patches: dict[Viewer, bytes] = {}
+        self._patch_frames: dict[Viewer, bytes] = {}
 
-    def _parts_for(self, viewer: Viewer, since: int) -> tuple[bytes, bytes]:
-        """Return the events after `since` and the state view for `viewer`, each as UTF-8 JSON.
+    def _events_json(self, viewer: Viewer, since: int) -> bytes:
+        """Return the events after `since` as `viewer` may see them, as UTF-8 JSON, made once.
 
-        Made once per viewer and shared by its sockets. Two threads asking at once may both make
-        them; both get the same bytes.
+        Two threads asking at once may both make it; both get the same bytes.
         """
         key = (viewer, since)
-        parts = self._parts.get(key)
-        if parts is None:
+        made = self._events.get(key)
+        if made is None:
             events = [event for event in self.events if event["version"] > since]
-            shown = self._render(self.state, events, viewer)
-            parts = self._parts[key] = (dumpb(shown["events"]), dumpb(shown["state"]))
-        return parts
+            made = self._events[key] = dumpb(self._show.events(self.state, events, viewer))
+        return made
+
+    def _state_json(self, viewer: Viewer) -> bytes:
+        made = self._states.get(viewer)
+        if made is None:
+            made = self._states[viewer] = dumpb(self.views.of(viewer))
+        return made
 
     def _pieces(self, viewer: Viewer, since: int) -> tuple[bytes, ...]:
-        events, state = self._parts_for(viewer, since)
-        return (b'{"type":"update","version":', str(self.version).encode(), b',"events":', events,
-                b',"state":', state, b"}")
+        return (b'{"type":"update","version":', str(self.version).encode(), b',"events":',
+                self._events_json(viewer, since), b',"state":', self._state_json(viewer), b"}")
 
     def payload_for(self, viewer: Viewer, since: int) -> bytes:
         """Return the update message for `viewer` as UTF-8 JSON, with the events after `since`."""
@@ -85,8 +129,8 @@ class Update:
         """Return this change's ``{"version", "events", "state"}`` for `viewer`, made of the very JSON
         its update carries (orjson fragments): an action's answer over a socket costs no view again.
         """
-        events, state = self._parts_for(viewer, self.first - 1)
-        return {"version": self.version, "events": orjson.Fragment(events), "state": orjson.Fragment(state)}
+        return {"version": self.version, "events": orjson.Fragment(self._events_json(viewer, self.first - 1)),
+                "state": orjson.Fragment(self._state_json(viewer))}
 
     def text_for(self, viewer: Viewer, since: int) -> str:
         """Return `payload_for` as text (for sockets that wsproto frames and compresses)."""
@@ -100,6 +144,30 @@ class Update:
             pieces = self._pieces(*key)
             frame = self._frames[key] = b"".join((frame_header(sum(map(len, pieces))), *pieces))
         return frame
+
+    def patch_for(self, viewer: Viewer, since: int) -> bytes | None:
+        """Return the patch message for a socket of `viewer` at version `since` (UTF-8 JSON), or None
+        when this update is not the one change after `since`, or its version before is not known here."""
+        before = self.before
+        if before is None or since != before.version:
+            return None
+        made = self._patches.get(viewer)
+        if made is None:
+            patch = json_patch(before.views.of(viewer), self.views.of(viewer))
+            made = self._patches[viewer] = b"".join((
+                b'{"type":"patch","version":', str(self.version).encode(), b',"base":', str(since).encode(),
+                b',"events":', self._events_json(viewer, since), b',"patch":', dumpb(patch), b"}"))
+        return made
+
+    def patch_frame_for(self, viewer: Viewer, since: int) -> bytes | None:
+        """Return `patch_for` as a whole WebSocket frame, made once and shared; None as `patch_for`."""
+        frame = self._patch_frames.get(viewer)
+        if frame is None:
+            payload = self.patch_for(viewer, since)
+            if payload is None:
+                return None
+            frame = self._patch_frames[viewer] = frame_header(len(payload)) + payload
+        return frame if since == self.version - 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,24 +337,52 @@ class Subscription:
         self._connection.disconnect()
 
 
+class Room:
+    """One game's place in this process: its sockets, what they were handed, and its commits under way.
+
+    Every field is read and written under the hub's lock. A room exists exactly while the game has
+    sockets here, and its channel is subscribed meanwhile (`subscribed` is set once Redis confirmed
+    it). `last` is the newest change handed to the sockets: nothing older is handed out after it.
+    `latest` is the newest version this process knows of, never older than `last` (a socket's
+    snapshot may be newer than any update). While `committing` counts commits of this process under
+    way, the game's publishes wait in `held`: they go out, in order, once the commit has handed out
+    its own change (whose publish is then recognised and dropped), or when the commit ends.
+    """
+
+    def __init__(self) -> None:
+        self.sockets: set[Socket] = set()
+        self.subscribed = threading.Event()
+        self.latest = -1
+        self.last: Update | None = None
+        self.committing = 0
+        self.held: list[bytes] = []
+
+    @property
+    def handed(self) -> int:
+        """The version of the newest change handed to the sockets (-1 for none)."""
+        return -1 if self.last is None else self.last.version
+
+
 class Holding:
-    """`Hub.committing` as a context manager (a class: cheaper than a generator, once per action)."""
+    """`Hub.committing`: while the block runs, the game's publishes wait (see `Room`)."""
 
     def __init__(self, hub: Hub, code: str) -> None:
         self._hub = hub
         self._code = code
+        self._room: Room | None = None
 
     def __enter__(self) -> None:
-        self._hub._hold(self._code)
+        self._room = self._hub._hold(self._code)
 
     def __exit__(self, *_: object) -> None:
-        self._hub._unhold(self._code)
+        if self._room is not None:
+            self._hub._unhold(self._code, self._room)
 
 
 class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
-    def __init__(self, redis_url: str, store: GameStore, render: Render, *, pings: float,
+    def __init__(self, redis_url: str, store: GameStore, show: Show = SHOWN, *, pings: float,
                  keepalive: float, idle_check: float = 30.0) -> None:
         # Whose settings the subscriber connection takes. Errors surface at once (no silent
         # reconnects), so every reconnect is followed by a catch-up. A read that times out is a
@@ -295,16 +391,10 @@ class Hub:
         self._client = redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2,
                                             socket_timeout=idle_check)
         self._store = store
-        self._render = render
+        self._show = show
         self._intervals = {"tick": pings, "probe": keepalive}
         self._lock = threading.Lock()
-        self._sockets: dict[str, set[Socket]] = {}
-        self._subscribed: dict[str, threading.Event] = {}
-        self._latest: dict[str, int] = {}
-        self._fanned: dict[str, int] = {}  # per game, the newest version handed to the sockets here
-        self._last: dict[str, Update] = {}  # per game, the newest change handed to the sockets here
-        self._committing: Counter[str] = Counter()  # games with commits of this process under way
-        self._held: dict[str, list[bytes]] = {}  # their publishes, held back meanwhile
+        self._rooms: dict[str, Room] = {}
         self._subscription: Subscription | None = None  # None while (re)connecting
         self._thread: threading.Thread | None = None
         self.idle_checks = 0
@@ -320,30 +410,27 @@ class Hub:
                 self._thread = threading.Thread(target=self._run, name="shipmate-hub", daemon=True)
                 self._thread.start()
                 threading.Thread(target=self._tick, name="shipmate-pings", daemon=True).start()
-            sockets = self._sockets.setdefault(sock.code, set())
-            if not sockets:
+            room = self._rooms.get(sock.code)
+            if room is None:
+                room = self._rooms[sock.code] = Room()
                 self._store.follow(sock.code)
-                self._subscribed[sock.code] = threading.Event()
                 if self._subscription is not None:  # else the hub thread subscribes when it connects
                     with contextlib.suppress(redis.RedisError):  # ... or reconnects
                         self._subscription.subscribe(keys.channel(sock.code))
-            sockets.add(sock)
-            subscribed = self._subscribed[sock.code]
-        subscribed.wait(SUBSCRIBE_WAIT)
+            room.sockets.add(sock)
+        room.subscribed.wait(SUBSCRIBE_WAIT)
 
     def detach(self, sock: Socket) -> None:
         """Stop sending to `sock`; unsubscribe from its game when it was the last socket here."""
         with self._lock:
-            sockets = self._sockets.get(sock.code, set())
-            sockets.discard(sock)
-            if sockets:
+            room = self._rooms.get(sock.code)
+            if room is None:
                 return
-            self._sockets.pop(sock.code, None)
+            room.sockets.discard(sock)
+            if room.sockets:
+                return
+            del self._rooms[sock.code]
             self._store.unfollow(sock.code)
-            self._subscribed.pop(sock.code, None)
-            self._latest.pop(sock.code, None)
-            self._fanned.pop(sock.code, None)
-            self._last.pop(sock.code, None)
             if self._subscription is not None:
                 with contextlib.suppress(redis.RedisError):
                     self._subscription.unsubscribe(keys.channel(sock.code))
@@ -351,13 +438,15 @@ class Hub:
     def saw(self, code: str, version: int) -> None:
         """Note that `version` of a game exists (a socket's snapshot), for pings and catch-ups."""
         with self._lock:
-            if code in self._sockets:
-                self._latest[code] = max(version, self._latest.get(code, -1))
+            room = self._rooms.get(code)
+            if room is not None:
+                room.latest = max(version, room.latest)
 
     def latest(self, code: str) -> int:
         """Return the newest version of a game this process knows of (-1 when none)."""
         with self._lock:
-            return self._latest.get(code, -1)
+            room = self._rooms.get(code)
+            return -1 if room is None else room.latest
 
     def _tick(self) -> None:
         """One timer for every socket here: its ping message, and its keep-alive probe.
@@ -372,7 +461,7 @@ class Hub:
             time.sleep(max(0.0, min(due.values()) - time.monotonic()))
             now = time.monotonic()
             with self._lock:
-                sockets = [sock for group in self._sockets.values() for sock in group]
+                sockets = [sock for room in self._rooms.values() for sock in room.sockets]
             for name, interval in self._intervals.items():
                 if now >= due[name]:
                     due[name] = now + interval
@@ -410,21 +499,23 @@ class Hub:
             pinged = False
 
     def _handle(self, reply: list[Any]) -> None:
-        """Act on one pub/sub reply: a change to fan out, a confirmed subscription, or a pong."""
+        """Act on one pub/sub reply: a change to hand out, a confirmed subscription, or a pong."""
         kind = reply[0]
         if kind == b"message":
             code = keys.channel_code(reply[1].decode())
             with self._lock:
-                if code in self._committing:
-                    self._held.setdefault(code, []).append(reply[2])
+                room = self._rooms.get(code)
+                if room is None:
                     return
-            if not self._fanned_already(code, reply[2]):
-                self._fan_out(code, Update(loads(reply[2]), self._render))
+                if room.committing:
+                    room.held.append(reply[2])
+                    return
+            self._hand_out(code, reply[2])
         elif kind == b"subscribe":
             with self._lock:
-                subscribed = self._subscribed.get(keys.channel_code(reply[1].decode()))
-            if subscribed is not None:
-                subscribed.set()
+                room = self._rooms.get(keys.channel_code(reply[1].decode()))
+            if room is not None:
+                room.subscribed.set()
 
     def committing(self, code: str) -> Holding:
         """Hold back a game's published changes while this process commits one of its own.
@@ -436,65 +527,67 @@ class Hub:
         """
         return Holding(self, code)
 
-    def _hold(self, code: str) -> None:
+    def _hold(self, code: str) -> Room | None:
         with self._lock:
-            self._committing[code] += 1
+            room = self._rooms.get(code)
+            if room is not None:
+                room.committing += 1
+            return room
 
-    def _unhold(self, code: str) -> None:
+    def _unhold(self, code: str, room: Room) -> None:
         with self._lock:
-            self._committing[code] -= 1
-            if self._committing[code] <= 0:
-                del self._committing[code]
-        self._release(code)
+            room.committing -= 1
+        self._release(code, room)
 
     def committed(self, code: str, state: State, events: list[Event]) -> None:
         """Hand a change this process just committed to its sockets at once, ahead of its publish.
 
         The publish still reaches every other process; here it is then recognised by its version
-        and dropped unparsed. Whichever of the two comes first is fanned out, the other skipped.
+        and dropped unparsed. Whichever of the two comes first is handed out, the other skipped.
         """
         with self._lock:
-            if code not in self._sockets:
-                return
-        self._release(code, before=state["version"])
-        self._fan_out(code, Update({"version": state["version"], "events": events, "state": state},
-                                   self._render))
+            room = self._rooms.get(code)
+        if room is None:
+            return
+        self._release(code, room, before=state["version"])
+        self._fan_out(code, {"version": state["version"], "events": events, "state": state})
 
     def shown(self, code: str, state: State, viewer: Viewer) -> dict[str, Any] | None:
         """Return the change to `state` as its update shows it to `viewer` (`Update.body_for`), or
         None when it is not the newest change handed to the sockets here."""
         with self._lock:
-            update = self._last.get(code)
+            room = self._rooms.get(code)
+            update = None if room is None else room.last
         return update.body_for(viewer) if update is not None and update.state is state else None
 
-    def _release(self, code: str, before: int | None = None) -> None:
-        """Fan out the held-back changes of a game (those older than `before` when given)."""
+    def _release(self, code: str, room: Room, before: int | None = None) -> None:
+        """Hand out the held-back changes of a game (those older than `before` when given)."""
         with self._lock:
-            held = self._held.pop(code, [])
+            held, room.held = room.held, []
             if before is not None:
-                later = [data for data in held if _version_of(data) >= before]
-                if later:
-                    self._held[code] = later
+                room.held = [data for data in held if _version_of(data) >= before]
                 held = [data for data in held if _version_of(data) < before]
         for data in held:
-            if not self._fanned_already(code, data):
-                self._fan_out(code, Update(loads(data), self._render))
+            self._hand_out(code, data)
 
-    def _fanned_already(self, code: str, data: bytes) -> bool:
-        """Return whether a published change was fanned out here."""
+    def _hand_out(self, code: str, data: bytes) -> None:
+        """Hand a published change to the sockets here, unless it was handed out already (unparsed)."""
         version = _version_of(data)
         with self._lock:
-            return 0 <= version <= self._fanned.get(code, -1)
-
-    def _fan_out(self, code: str, update: Update) -> None:
-        with self._lock:
-            if update.version <= self._fanned.get(code, -1):
+            room = self._rooms.get(code)
+            if room is None or 0 <= version <= room.handed:
                 return
-            sockets = list(self._sockets.get(code, ()))
-            if sockets:
-                self._fanned[code] = update.version
-                self._last[code] = update
-                self._latest[code] = max(update.version, self._latest.get(code, -1))
+        self._fan_out(code, loads(data))
+
+    def _fan_out(self, code: str, message: dict[str, Any]) -> None:
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is None or message["version"] <= room.handed:
+                return
+            update = Update(message, self._show, room.last)
+            room.last = update
+            room.latest = max(update.version, room.latest)
+            sockets = list(room.sockets)
         self._store.saw(code, update.state)  # before any socket has it: its next action decides on it
         for sock in sockets:
             sock.deliver(update)
@@ -502,7 +595,7 @@ class Hub:
     def _connect(self, first: bool) -> Subscription:
         """Connect (retrying until Redis answers), subscribe to every game here, and catch up.
 
-        After a lost connection, what was published meanwhile is fanned out from the store.
+        After a lost connection, what was published meanwhile is handed out from the store.
         """
         delay = 0.05
         while True:
@@ -510,11 +603,11 @@ class Hub:
             try:
                 subscription.connect()
                 with self._lock:
-                    codes = list(self._sockets)
+                    codes = list(self._rooms)
                     if codes:
                         subscription.subscribe(*(keys.channel(code) for code in codes))
                     self._subscription = subscription
-                    known = {code: self._latest[code] for code in codes if code in self._latest}
+                    known = {code: room.latest for code, room in self._rooms.items() if room.latest >= 0}
                 if not first:
                     self._catch_up(known)
                 return subscription
@@ -526,12 +619,10 @@ class Hub:
             delay = min(delay * 2, 2.0)
 
     def _catch_up(self, known: dict[str, int]) -> None:
-        """Fan out what was published while the subscription was down, one update per game."""
+        """Hand out what was published while the subscription was down, one update per game."""
         for code, version in known.items():
             state = self._store.load(code)
             if state is None or state["version"] <= version:
                 continue
             events = [e for e in self._store.events_since(code, version) if e["version"] <= state["version"]]
-            self._fan_out(code, Update({"version": state["version"], "events": events, "state": state},
-                                       self._render))
-
+            self._fan_out(code, {"version": state["version"], "events": events, "state": state})

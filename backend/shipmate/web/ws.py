@@ -42,6 +42,9 @@ RECEIVE_POLL = 5.0
 READ_SIZE = 65536
 """Bytes asked of the socket at once by a reader."""
 
+UPDATES = ("full", "patch")
+"""What a socket's changes come as (`?updates=`): the whole view, or a patch of the view before."""
+
 ECHOED_CLOSE_CODES = frozenset({1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011})
 """Close codes a client's close frame may carry that are answered with the same code."""
 
@@ -135,6 +138,8 @@ def check_handshake() -> None:
     if origin and urlsplit(origin).netloc.lower() != request.host.lower():
         raise ForbiddenOrigin(origin)
     code = (request.view_args or {})["code"]
+    if request.args.get("updates", "full") not in UPDATES:
+        raise BadRequest({"updates": [f"One of: {', '.join(UPDATES)}."]})
     g.caller = service.authenticate(code, request.args.get("token"))
     counts: SocketCounts = current_app.extensions["shipmate.sockets"]
     claim = (code, request.remote_addr or "-")
@@ -176,14 +181,15 @@ def game_socket(ws: Any, code: str) -> None:
     # per viewer and shared, and is read by `_read_frames`.
     plain = "permessage-deflate" not in request.headers.get("Sec-WebSocket-Extensions", "")
     Connection(ws, code, g.caller, token, language, hub, service.store(), current_app.config,
-               plain=plain).serve()
+               plain=plain, patches=request.args.get("updates") == "patch").serve()
 
 
 class Connection:
     """One client's socket: its viewer, the version it has, its outbox and its writer."""
 
     def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, hub: Hub,
-                 store: GameStore, config: Mapping[str, Any], *, plain: bool = False) -> None:
+                 store: GameStore, config: Mapping[str, Any], *, plain: bool = False,
+                 patches: bool = False) -> None:
         self.ws = ws
         self.code = code
         self.caller = caller
@@ -198,6 +204,7 @@ class Connection:
         self._max_message = int(config.get("MAX_CONTENT_LENGTH", DEFAULTS["MAX_CONTENT_LENGTH"]))
         self._write_lock = threading.Lock()
         self._plain = plain  # no WebSocket extension: frames are written here, not by wsproto
+        self.patches = patches  # each change after the snapshot as a patch of the view before (RFC 6902)
         # Under gevent, an update may be written by the thread that fans it out (see `_write_now`).
         self._direct = plain and type(getattr(ws, "sock", None)).__module__.startswith("gevent")
 
@@ -276,7 +283,7 @@ class Connection:
             return False
         if update.version <= self.version:
             return True
-        if not self._send_now(update.frame_for(self.viewer, self.version)):
+        if not self._send_now(self._frame_of(update)):
             return False
         self.version = update.version
         return True
@@ -444,10 +451,17 @@ class Connection:
             self._resume(self.version)
             return
         if self._plain:
-            self._send_frame(update.frame_for(self.viewer, self.version))
+            self._send_frame(self._frame_of(update))
         else:
-            self._send(update.text_for(self.viewer, self.version))
+            patch = update.patch_for(self.viewer, self.version) if self.patches else None
+            self._send(patch.decode() if patch is not None else update.text_for(self.viewer, self.version))
         self.version = update.version
+
+    def _frame_of(self, update: Update) -> bytes:
+        """Return the frame that brings this socket from its version to the update's: a patch when
+        the socket asked for patches and one fits, else the whole update."""
+        patch = update.patch_frame_for(self.viewer, self.version) if self.patches else None
+        return patch if patch is not None else update.frame_for(self.viewer, self.version)
 
     def _resume(self, since: int) -> None:
         try:

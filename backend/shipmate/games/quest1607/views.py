@@ -37,19 +37,13 @@ def _player(rules: Rules, player: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_SHARED_VIEWS: dict[int, tuple[State, State]] = {}
-_SHARED_VIEWS_KEPT = 64
-
-
 def view_for(state: State, viewer: Viewer) -> State:
-    """Return DESIGN.md's Quest 1607 state view for `viewer`; the public one holds no secret.
+    """Return DESIGN.md's Quest 1607 state view for `viewer`; the public one holds no secret."""
+    return personal_view(shared_view(state), state, viewer)
 
-    Every viewer's view is the public one plus `host`, `you` and the viewer's own quest cards, so
-    the public view of a state is built once and each player's is a shallow patch of it: a change
-    is shown to five or more viewers at once. States are never mutated, so a view built for a
-    state object stays right for as long as that object lives.
-    """
-    shared = _public_view(state)
+
+def personal_view(shared: State, state: State, viewer: Viewer) -> State:
+    """Return `viewer`'s view: the public view (`shared`), with `host`, `you` and their own cards."""
     you = viewer.player if viewer.player in state["players"] else None
     view = {**shared, "host": viewer.host, "you": you}
     if you is not None:
@@ -58,37 +52,45 @@ def view_for(state: State, viewer: Viewer) -> State:
     return view
 
 
-def _public_view(state: State) -> State:
-    known = _SHARED_VIEWS.get(id(state))
-    if known is not None and known[0] is state:
-        return known[1]
-    view = _build_public_view(state)
-    if len(_SHARED_VIEWS) >= _SHARED_VIEWS_KEPT:
-        _SHARED_VIEWS.clear()
-    _SHARED_VIEWS[id(state)] = (state, view)  # the state is kept alive with it: its id stays its own
-    return view
+def shared_view(state: State, before: tuple[State, State] | None = None) -> State:
+    """Return the public view, which every viewer's view is made from.
 
-
-def _build_public_view(state: State) -> State:
+    Given (the state before a change, its public view), each part the change left alone is the very
+    object of the view before: a player whose state is the same object, the event in play, the turn
+    while neither it, its player nor the event changed.
+    """
+    old_state, old_view = before if before is not None else ({}, {})
     rules = rules_for(state["rules_key"])
-    turn = state["turn"]
-    event = state["event"]
+    kept = {p["id"]: p for p in old_view.get("players", [])
+            if old_state["players"].get(p["id"]) is state["players"][p["id"]]}
+    turn, event = state["turn"], state["event"]
+    same_event = before is not None and event == old_state["event"]
+    same_turn = same_event and turn is old_state["turn"] and (turn is None or turn["player"] in kept)
     return {
         **view_header(state, PUBLIC),
         "round": state["round"], "options": state["options"],
-        "turn": None if turn is None else {
-            "player": turn["player"], "rolled": turn["rolled"], "dice": turn["dice"],
-            "allowance": allowance(state, turn["player"]), "moved": turn["moved"],
-        },
-        "players": [_player(rules, state["players"][pid]) for pid in state["order"]],
+        "turn": old_view["turn"] if same_turn else _turn(state),
+        "players": [kept.get(pid) or _player(rules, state["players"][pid]) for pid in state["order"]],
         "offers": state["offers"],
         "combat": state["combat"],
-        "event": None if event is None else {
-            "id": event, "title": rules.events[event]["title"],
-            "text": rules.events[event]["text"], "effects": rules.events[event]["effects"],
-        },
+        "event": old_view["event"] if same_event else _event(rules, event),
         "winner": state["winner"],
     }
+
+
+def _turn(state: State) -> dict[str, Any] | None:
+    turn = state["turn"]
+    if turn is None:
+        return None
+    return {"player": turn["player"], "rolled": turn["rolled"], "dice": turn["dice"],
+            "allowance": allowance(state, turn["player"]), "moved": turn["moved"]}
+
+
+def _event(rules: Rules, event: str | None) -> dict[str, Any] | None:
+    if event is None:
+        return None
+    card = rules.events[event]
+    return {"id": event, "title": card["title"], "text": card["text"], "effects": card["effects"]}
 
 
 def _hide_card(quest: dict[str, Any]) -> dict[str, Any]:
