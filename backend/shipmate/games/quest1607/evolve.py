@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from shipmate.rules import Event, State
-from shipmate.rules.table import Folds, with_player
+from shipmate.rules.table import Folds, created_state, seat, with_player
 
 from .ruleset import BASE, LEVELS, rules_for, rules_key
 
@@ -80,34 +80,27 @@ def _dice(state: State, n: int) -> State:
 
 @folds("GameCreated")
 def _created(state: State, event: Event) -> State:
-    options = event["options"]
-    rules = rules_for(rules_key(options))
-    return {
-        "game": event["game"], "code": event["code"], "version": 0,
-        "seed": event["seed"], "seed_hash": event["seed_hash"],
-        "counters": {"dice": 0, "draws": 0},
-        "options": options, "rules_key": rules_key(options),
-        "phase": "lobby", "round": 0, "order": [], "players": {},
-        "turn": None, "offers": [], "offer_seq": 0, "quest_seq": 0,
-        "decks": {level: list(cards) for level, cards in rules.decks.items()},
-        "combat": None, "attacked": {}, "event": None, "winner": None,
-    }
+    key = rules_key(event["options"])
+    decks = {level: list(cards) for level, cards in rules_for(key).decks.items()}
+    return created_state(
+        event, rules_key=key, round=0, order=[], turn=None, offers=[], offer_seq=0,
+        quest_seq=0, decks=decks, combat=None, attacked={}, event=None, winner=None,
+    )
 
 
 @folds("PlayerJoined")
 def _joined(state: State, event: Event) -> State:
-    pid = event["player_id"]
-    start = BASE["start_ship"]
-    player = {
-        "id": pid, "name": event["name"], "character": event["character"],
+    state = {"seats": state["order"], **state}  # a lobby stored before Quest kept `seats`
+    seated = seat(state, event, {
         "land_resource": event["land_resource"],
         "resources": dict.fromkeys(rules_for(state["rules_key"]).resources, 0),
         # S2: ship 1 starts at Cannons 1, Sails 2, Crew 3
-        "ships": [{**start, "sail_hits": 0, "goods": []}],
+        "ships": [{**BASE["start_ship"], "sail_hits": 0, "goods": []}],
         "level": LEVELS[0], "completed": dict.fromkeys(LEVELS, 0),
         "quests": [], "skip_turns": 0, "skip_reason": None,
-    }
-    return {**state, "order": [*state["order"], pid], "players": {**state["players"], pid: player}}
+    })
+    # S5: the order at the table is the join order, until the start may draw another
+    return {**seated, "order": [*state["order"], event["player_id"]]}
 
 
 @folds("GameStarted")

@@ -16,6 +16,8 @@ BASE: dict[str, Any] = json.loads(
     files("shipmate.games.quest1607").joinpath("ruleset.json").read_text("utf-8")
 )
 LEVELS: tuple[str, ...] = tuple(BASE["levels"])
+HOME: str = BASE["home"]
+"""The home port: ships start there (S3), are launched there (U2) and go back there when sunk (C7)."""
 
 
 @dataclass(frozen=True, slots=True)
