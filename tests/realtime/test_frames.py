@@ -63,3 +63,73 @@ def test_what_a_client_must_not_send_is_refused_with_its_close_code(wire: bytes,
 def test_masking_is_an_xor_with_the_key_repeated() -> None:
     assert unmask(b"\x00\x00\x00\x00\x00\x01", b"\x01\x02\x03\x04") == b"\x01\x02\x03\x04\x01\x03"
     assert control_frame(OP_PONG, b"ab") == b"\x8a\x02ab"
+
+
+def _wsproto_server_reads(wire: bytes) -> tuple[list[object], int | None]:
+    """What wsproto's own server makes of `wire`: the messages and controls, and a close code it
+    refused the wire with (None when it took it all)."""
+    from wsproto.frame_protocol import FrameProtocol, ParseFailed
+
+    reader = FrameProtocol(client=False, extensions=[])
+    reader.receive_bytes(wire)
+    got: list[object] = []
+    text: list[str] = []
+    try:
+        for frame in reader.received_frames():
+            if frame.opcode.name == "CLOSE":
+                code, reason = frame.payload
+                raw = b"" if code == 1005 else code.to_bytes(2, "big") + reason.encode()
+                got.append(Control(OP_CLOSE, raw))
+            elif frame.opcode.name in ("PING", "PONG"):
+                got.append(Control(OP_PING if frame.opcode.name == "PING" else OP_PONG, frame.payload))
+            else:
+                text.append(frame.payload)
+                if frame.message_finished:
+                    got.append("".join(text) if isinstance(text[0], str) else b"".join(text))
+                    text = []
+    except ParseFailed as failed:
+        return got, int(failed.code)
+    return got, None
+
+
+def _ours(wire: bytes) -> tuple[list[object], int | None]:
+    reader = FrameReader(max_message=100_000)
+    got: list[object] = []
+    try:
+        for start in range(0, len(wire), 5):
+            got += reader.feed(wire[start:start + 5])
+    except ProtocolError as refused:
+        return got, refused.code
+    return got, None
+
+
+@pytest.mark.parametrize("payload", [
+    b"", b"\x03", b"\x03\xe8", b"\x03\xe8fine", b"\x03\xe8\xff\xfe", b"\x03\xe8\xe2\x82",  # 1000
+    *(code.to_bytes(2, "big") for code in (0, 999, 1004, 1005, 1006, 1012, 1014, 1015, 1016, 2000, 2999,
+                                           3000, 3999, 4000, 4999, 5000, 65535)),
+])
+def test_a_close_frame_is_read_as_wsproto_reads_it(payload: bytes) -> None:
+    """RFC 6455 5.5.1 and 7.4: one byte, a code no peer sends, a reason that is not UTF-8."""
+    from wsproto.frame_protocol import FrameProtocol, Opcode
+
+    wire = FrameProtocol(client=True, extensions=[])._serialize_frame(Opcode.CLOSE, payload)
+    assert _ours(wire) == _wsproto_server_reads(wire)
+
+
+def test_fragments_pings_and_bad_text_are_read_as_wsproto_reads_them() -> None:
+    """Fragmented text with pings between its pieces, split across every boundary, then text that
+    is not UTF-8 once joined: the same messages, and the same close code, as wsproto's."""
+    from wsproto.frame_protocol import FrameProtocol, Opcode
+
+    sender = FrameProtocol(client=True, extensions=[])
+    wire = b"".join((
+        sender._serialize_frame(Opcode.TEXT, "é".encode()[:1], fin=False),
+        sender._serialize_frame(Opcode.PING, b"1"),
+        sender._serialize_frame(Opcode.CONTINUATION, "é".encode()[1:] + b"x", fin=True),
+        sender._serialize_frame(Opcode.PONG, b"2"),
+        sender._serialize_frame(Opcode.BINARY, b"\x00", fin=False),
+        sender._serialize_frame(Opcode.CONTINUATION, b"\x01", fin=True),
+        sender._serialize_frame(Opcode.TEXT, b"\xc3", fin=False),
+        sender._serialize_frame(Opcode.CONTINUATION, b"(", fin=True),
+    ))
+    assert _ours(wire) == _wsproto_server_reads(wire)

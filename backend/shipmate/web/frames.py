@@ -64,6 +64,8 @@ class FrameReader:
         while (frame := self._frame()) is not None:
             fin, opcode, payload = frame
             if opcode >= OP_CLOSE:
+                if opcode == OP_CLOSE:
+                    check_close(payload)
                 out.append(Control(opcode, payload))
                 continue
             if opcode == OP_CONTINUATION:
@@ -122,6 +124,26 @@ class FrameReader:
         payload = unmask(buffer[start + 4:end], buffer[start:start + 4])
         self._buffer = buffer[end:]
         return fin, opcode, payload
+
+
+CLOSE_CODES = frozenset({1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013})
+"""The close codes below 3000 that a peer may send (section 7.4.1; 1004–1006 and 1015 are never sent)."""
+
+
+def check_close(payload: bytes) -> None:
+    """Refuse a close frame a client must not send: one byte, a code no peer sends, or a reason
+    that is not UTF-8 (sections 5.5.1 and 7.4)."""
+    if not payload:
+        return
+    if len(payload) == 1:
+        raise ProtocolError(1002, "a close frame with one byte")
+    code = int.from_bytes(payload[:2], "big")
+    if code not in CLOSE_CODES and not 3000 <= code <= 4999:
+        raise ProtocolError(1002, f"close code {code} is not one a peer sends")
+    try:
+        payload[2:].decode()
+    except UnicodeDecodeError:
+        raise ProtocolError(1007, "a close reason that is not UTF-8") from None
 
 
 def control_frame(opcode: int, payload: bytes = b"") -> bytes:
