@@ -62,7 +62,7 @@ export function explain(check) {
   if (p.res) p.res = resName(p.res);
   if (p.level) p.level = t(p.level);
   if (p.title) p.title = tx(p.title);
-  return `${check.rule} · ${t(check.key, p)}`;
+  return check.rule ? `${check.rule} · ${t(check.key, p)}` : t(check.key, p); // a 403 or 409 cites no rule
 }
 
 /** The name of a character from the ruleset, in the current language. */

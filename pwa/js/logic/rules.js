@@ -1,41 +1,29 @@
-// Pure: state + ruleset → which actions are possible now, and if not, which rule says no and why.
-// No DOM, no I/O: the views turn these answers into disabled buttons with their reasons.
-// The server has the last word; this only spares the player a refused tap.
+// Pure: Quest 1607's state view + ruleset → which actions are possible now, and if not, which rule says
+// no and why. No DOM, no I/O: the views turn these answers into disabled buttons with their reasons.
+// The server has the last word; this mirror of its checks (games/quest1607/decide.py) only spares the
+// player a refused tap. Every number comes from the ruleset (GET /api/games/{code}/ruleset: the house
+// rules already merged in, the game's options beside them) or from the event in play (`event.effects`
+// in the view); tests/differential holds it to the server's answers over generated games.
+import { OK, forbidden, joinCheck, lobbyStart, missing, no, playerById, seated, total, undoCheck } from './checks.js';
 
-const DEFAULT_COSTS = {
-  sails: { cotton: 3, wood: 1 }, // U3
-  cannons: { coal: 2, iron: 2 }, // U4
-  crew: { food: 1 }, // U1, plus 1 wood or 1 cotton (pay_with)
-  quest: { wood: 1, food: 1, iron: 1, cotton: 1 }, // U5
-};
+export { missing, playerById, total };
+
 const COST_RULE = { sails: 'U3', cannons: 'U4', crew: 'U1', quest: 'U5' };
-const LEVELS = ['bronze', 'silver', 'gold'];
-const OK = Object.freeze({ ok: true });
+/** S1: the least players of a game. The ruleset does not carry this number (the server's code does). */
+const LEAST_PLAYERS = 2;
 
-function no(rule, key, params = {}) { return { ok: false, rule, key, params }; }
+/** The quest levels in order (Q2), from the ruleset. */
+export const levels = (ruleset) => (ruleset && ruleset.levels) || [];
 
-export function resourceIds(ruleset, state) {
-  const list = ruleset && ruleset.resources;
-  if (Array.isArray(list) && list.length) return list.map((r) => (typeof r === 'string' ? r : r.id));
-  if (list && typeof list === 'object') return Object.keys(list);
-  const player = state && state.players && state.players[0];
-  return player ? Object.keys(player.resources || {}) : ['wood', 'cotton', 'iron', 'coal', 'food'];
-}
-
-export function playerById(state, id) {
-  return (state && state.players || []).find((p) => p.id === id) || null;
+export function resourceIds(ruleset) {
+  return ((ruleset && ruleset.resources) || []).map((r) => (typeof r === 'string' ? r : r.id));
 }
 
 export function activePlayer(state) {
   return state && state.turn ? playerById(state, state.turn.player) : null;
 }
 
-function isNumberMap(value) {
-  return value && typeof value === 'object' && !Array.isArray(value)
-    && Object.values(value).every((v) => typeof v === 'number');
-}
-
-/** The effects of the event in play (E1), looked up in the ruleset deck by the event's id. */
+/** The effects of the event in play (E1): the view's `event.effects`, else the ruleset deck's card. */
 export function eventEffects(state, ruleset) {
   const event = state && state.event;
   if (!event) return [];
@@ -44,69 +32,94 @@ export function eventEffects(state, ruleset) {
   return (card && card.effects) || [];
 }
 
-function effect(state, ruleset, kind) {
-  return eventEffects(state, ruleset).filter((e) => e.kind === kind);
-}
-
-/** The price of `what` (sails, cannons, crew, quest) as {resource: count}, with the event's changes. */
-export function costOf(ruleset, what, payWith, state = null) {
-  const raw = ((ruleset && ruleset.costs) || {})[what];
-  const cost = raw && isNumberMap(raw.pay) ? { ...raw.pay } : (isNumberMap(raw) ? { ...raw } : { ...DEFAULT_COSTS[what] });
-  if (what === 'crew' || (raw && raw.choice)) {
-    // U1: 1 food + 1 wood or 1 cotton, the player's choice
-    const choice = (raw && raw.choice) || { of: ['wood', 'cotton'], count: 1 };
-    const chosen = choice.of.includes(payWith) ? payWith : choice.of[0];
-    cost[chosen] = (cost[chosen] || 0) + (choice.count || 1);
+/** The rules as the event in play bends them (E1; DECKS.md), folded as the server folds them. */
+export function effects(state, ruleset) {
+  const out = { costs: {}, market_rate: ruleset.market.rate, bank_rate: ruleset.bank.rate, movement: 0,
+    hit_shift: 0, extra_white: 0, no_combat: false, no_trade: false };
+  for (const e of eventEffects(state, ruleset)) {
+    if (e.kind === 'cost') (out.costs[e.item] = out.costs[e.item] || []).push(e.add);
+    else if (e.kind === 'market_rate' || e.kind === 'bank_rate') out[e.kind] = e.rate;
+    else if (e.kind === 'movement' || e.kind === 'hit_shift') out[e.kind] += e.add;
+    else if (e.kind === 'extra_white') out.extra_white += e.count;
+    else if (e.kind === 'no_combat' || e.kind === 'no_trade') out[e.kind] = true;
   }
-  for (const e of effect(state, ruleset, 'cost')) {
-    if (e.item !== what) continue;
-    for (const [res, n] of Object.entries(e.add || {})) cost[res] = Math.max(0, (cost[res] || 0) + n);
+  return out;
+}
+
+/** The resources crew may be paid with besides its fixed price (U1), from the ruleset. */
+export function payChoices(ruleset) {
+  const choice = ruleset && ruleset.costs && ruleset.costs.crew && ruleset.costs.crew.choice;
+  return choice ? choice.of : [];
+}
+
+/**
+ * The price of `what` (sails, cannons, crew, quest) as {resource: count}, bent by the event; crew adds
+ * its choice (U1): `payWith`, or without one the first the player can pay (`have`), as the server does.
+ */
+export function costOf(ruleset, what, payWith, state = null, have = null) {
+  const raw = ruleset.costs[what];
+  const pay = { ...raw.pay };
+  for (const add of effects(state, ruleset).costs[what] || []) {
+    for (const [res, n] of Object.entries(add)) pay[res] = Math.max(0, (pay[res] || 0) + n);
   }
-  for (const res of Object.keys(cost)) if (!cost[res]) delete cost[res];
-  return cost;
-}
-
-export function missing(resources, cost) {
-  const short = {};
-  for (const [res, n] of Object.entries(cost)) {
-    if ((resources[res] || 0) < n) short[res] = n - (resources[res] || 0);
+  for (const res of Object.keys(pay)) if (!pay[res]) delete pay[res];
+  const choice = raw.choice;
+  if (choice) {
+    const fits = (res) => ((have || {})[res] || 0) >= (pay[res] || 0) + choice.count;
+    const chosen = payWith == null ? (choice.of.find(fits) || choice.of[0]) : payWith;
+    if (choice.of.includes(chosen)) pay[chosen] = (pay[chosen] || 0) + choice.count;
   }
-  return Object.keys(short).length ? short : null;
+  return pay;
 }
 
-function capOf(ruleset, what, fallback) {
-  const caps = (ruleset && ruleset.caps) || {};
-  return typeof caps[what] === 'number' ? caps[what] : fallback;
+function pick(resources, cost) {
+  const out = {};
+  for (const res of Object.keys(cost)) out[res] = resources[res] || 0;
+  return out;
 }
 
-export function total(map) {
-  return Object.values(map || {}).reduce((sum, n) => sum + (Number(n) || 0), 0);
+// ---- who may act -----------------------------------------------------------------------------
+
+/** The game is on and a seated player acts (S5 before the start, V1 once it is over). */
+function playing(state, me) {
+  if (!state || state.phase === 'lobby') return no('S5', 'r_phase');
+  if (state.phase === 'finished') return no('V1', 'r_phase');
+  return seated(state, me);
 }
 
-/** T1/T5: the checks that every turn action shares. */
+/** T5/T1/C6: the checks that every turn action shares. */
 export function turnCheck(state, me, { needRoll = true } = {}) {
-  if (!state || state.phase !== 'playing') return no('T5', 'r_phase');
+  const base = playing(state, me);
+  if (!base.ok) return base;
   const active = activePlayer(state);
-  if (!state.turn || state.turn.player !== me) return no('T5', 'r_T5', { name: active ? active.name : '?' });
+  if (state.turn.player !== me) return no('T5', 'r_T5', { name: active ? active.name : '?' });
   if (needRoll && !state.turn.rolled) return no('T1', 'r_T1');
   if (state.combat) return no('C6', 'r_combat');
   return OK;
 }
 
-export function canRoll(state, me) {
-  const base = turnCheck(state, me, { needRoll: false });
+/** T1: the active player rolls once a turn; the host's phone and the dice device roll for them. */
+export function canRoll(state, me, { dice = false } = {}) {
+  const forTable = (state && state.host) || dice;
+  const actor = forTable && state.phase === 'playing' ? state.turn.player : me;
+  const base = turnCheck(state, actor, { needRoll: false });
   if (!base.ok) return base;
   if (state.turn.rolled) return no('T1', 'r_T1b');
   return OK;
 }
 
-/** The movement allowance (T3): max(coloured die, lowest Sails among the player's ships). */
-export function allowance(state, player) {
+/** The movement allowance (T3): max(movement die, lowest Sails), moved by the event; the server's when sent. */
+export function allowance(state, player, ruleset = null) {
   if (state && state.turn && typeof state.turn.allowance === 'number') return state.turn.allowance;
   if (!state || !state.turn || !state.turn.dice) return 0;
   const die = state.turn.dice.move.value;
   const sails = (player && player.ships || []).map((s) => s.sails);
-  return Math.max(die, sails.length ? Math.min(...sails) : 0);
+  const shift = eventEffects(state, ruleset).filter((e) => e.kind === 'movement').reduce((n, e) => n + e.add, 0);
+  return Math.max(0, Math.max(die, Math.min(...sails)) + shift);
+}
+
+function shipOf(state, me, number) {
+  return (playerById(state, me).ships || []).find((s) => s.number === number) || null;
 }
 
 export function canSail(state, me, shipNumber, squares) {
@@ -122,37 +135,22 @@ export function canUpgrade(state, ruleset, me, shipNumber, part, payWith) {
   const base = turnCheck(state, me);
   if (!base.ok) return base;
   const player = playerById(state, me);
-  const ship = player.ships.find((s) => s.number === shipNumber);
+  const ship = shipOf(state, me, shipNumber);
   if (!ship) return no(COST_RULE[part], 'r_no_target');
-  if (part === 'sails' || part === 'cannons') {
-    const cap = capOf(ruleset, part, 6);
-    if (ship[part] >= cap) return no(COST_RULE[part], 'r_cap', { what: part, cap });
+  const level = ship[part] + 1;
+  const caps = ruleset.caps;
+  if (part !== 'crew' && level > caps[part]) return no(COST_RULE[part], 'r_cap', { what: part, cap: caps[part] });
+  if (part === 'crew' && level >= ruleset.new_ship_at_crew && player.ships.length >= caps.ships) {
+    return no('U2', 'r_ships_cap', { crew: level, cap: caps.ships });
   }
-  if (part === 'crew' && ship.crew + 1 >= 7) {
-    const cap = capOf(ruleset, 'ships', 3);
-    if (player.ships.length >= cap) return no('U2', 'r_ships_cap', { cap });
-  }
-  const cost = costOf(ruleset, part, payWith, state);
-  const short = missing(player.resources, cost);
-  if (short) return no(COST_RULE[part], 'r_cost', { what: part, cost, have: pick(player.resources, cost) });
+  const cost = costOf(ruleset, part, payWith, state, player.resources);
+  if (missing(player.resources, cost)) return no(COST_RULE[part], 'r_cost', { what: part, cost, have: pick(player.resources, cost) });
   return OK;
 }
 
-function pick(resources, cost) {
-  const out = {};
-  for (const res of Object.keys(cost)) out[res] = resources[res] || 0;
-  return out;
-}
+export function marketRate(state, ruleset) { return effects(state, ruleset).market_rate; }
 
-export function marketRate(state, ruleset) {
-  const changed = effect(state, ruleset, 'market_rate')[0];
-  return changed ? changed.rate : ((ruleset && ruleset.market && ruleset.market.rate) || 4);
-}
-
-export function bankRate(state, ruleset) {
-  const changed = effect(state, ruleset, 'bank_rate')[0];
-  return changed ? changed.rate : ((ruleset && ruleset.bank && ruleset.bank.rate) || 5);
-}
+export function bankRate(state, ruleset) { return effects(state, ruleset).bank_rate; }
 
 export function canMarket(state, ruleset, me, give, get) {
   const base = turnCheck(state, me);
@@ -167,37 +165,45 @@ export function canMarket(state, ruleset, me, give, get) {
 export function canBank(state, ruleset, me, give, get) {
   const base = turnCheck(state, me);
   if (!base.ok) return base;
-  const size = bankRate(state, ruleset);
+  const rate = bankRate(state, ruleset);
   const n = total(give);
-  if (n !== size) return no('M3', 'r_bank', { n });
+  if (n !== rate) return no('M3', 'r_bank', { n, rate });
   if (!get) return no('M3', 'r_same');
   if (missing(playerById(state, me).resources, give)) return no('M3', 'r_bank_have');
   return OK;
 }
 
+// ---- quests (Q1–Q3, U5) ----------------------------------------------------------------------
+
 /** The level a player may carry out now (Q2), or 'done'. */
 export function currentLevel(player) {
-  return player.level || 'bronze';
+  return player.level;
 }
 
-export function canBuyQuest(state, ruleset, me, level) {
+export function canBuyQuest(state, ruleset, me) {
   const base = turnCheck(state, me);
   if (!base.ok) return base;
   const player = playerById(state, me);
-  const cost = costOf(ruleset, 'quest', null, state);
+  const cost = costOf(ruleset, 'quest', null, state, player.resources);
   if (missing(player.resources, cost)) {
     return no('U5', 'r_cost', { what: 'quest_card', cost, have: pick(player.resources, cost) });
   }
   return OK;
 }
 
-function stepDone(progress, index, key) {
-  if (Array.isArray(progress)) {
-    const entry = progress[index];
-    return entry && typeof entry === 'object' ? Boolean(entry.done) : Boolean(entry);
+function stepDone(progress, index) {
+  const entry = Array.isArray(progress) ? progress[index] : null;
+  return entry && typeof entry === 'object' ? Boolean(entry.done) : Boolean(entry);
+}
+
+/** What all the quest's deliveries ask together (Q1: paid when the quest is handed in). */
+function deliveries(quest) {
+  const pay = {};
+  for (const r of quest.requirements || []) {
+    if (r.kind !== 'deliver') continue;
+    for (const [res, n] of Object.entries(r.resources || {})) pay[res] = (pay[res] || 0) + n;
   }
-  if (progress && typeof progress === 'object') return Boolean(progress[key] ?? progress[index]);
-  return false;
+  return pay;
 }
 
 /**
@@ -209,69 +215,132 @@ export function questProgress(quest, player = null) {
   const req = Array.isArray(quest.requirements) ? quest.requirements : [];
   const steps = req.map((r, index) => {
     const kind = r && r.kind;
-    let done = stepDone(quest.progress, index, String(index));
-    let ready = done;
-    if (player && kind === 'deliver') ready = !missing(player.resources, r.resources || {});
-    if (player && kind === 'ship_level') ready = player.ships.some((s) => s[r.part] >= r.at_least);
-    if (player && kind === 'fleet') ready = player.ships.length >= r.ships;
-    if (kind === 'deliver' || kind === 'ship_level' || kind === 'fleet') done = done || ready;
+    let done = stepDone(quest.progress, index);
+    if (player && kind === 'deliver') done = !missing(player.resources, r.resources || {});
+    if (player && kind === 'ship_level') done = player.ships.some((s) => s[r.part] >= r.at_least);
+    if (player && kind === 'fleet') done = player.ships.length >= r.ships;
     return { index, requirement: r, kind, done, manual: kind === 'visit' || kind === 'cargo' };
   });
   return { steps, done: steps.filter((s) => s.done).length, total: steps.length };
 }
 
-export function canQuestStep(state, me, quest) {
+/** Q2, then for one step (`step`, optionally on ship `ship`): Q1 not done yet, Q3 the cargo's ship. */
+export function canQuestStep(state, me, quest, step = null, ship = null) {
   const base = turnCheck(state, me);
   if (!base.ok) return base;
   const player = playerById(state, me);
   if (quest.level !== currentLevel(player)) return no('Q2', 'r_level_locked', { level: currentLevel(player) });
+  if (step === null) return OK;
+  const requirement = (quest.requirements || [])[step];
+  if (stepDone(quest.progress, step)) return no('Q1', 'r_step_done');
+  if (requirement && requirement.kind === 'cargo') {
+    const loadedOn = ((quest.progress || [])[step] || {}).ship ?? null;
+    if (loadedOn === null && ship == null) return no('Q3', 'r_cargo_ship');
+    if (loadedOn !== null && ship != null && ship !== loadedOn) return no('Q3', 'r_cargo_on', { n: loadedOn });
+  }
   return OK;
 }
 
 export function canCompleteQuest(state, me, quest) {
   const step = canQuestStep(state, me, quest);
   if (!step.ok) return step;
-  const progress = questProgress(quest, playerById(state, me));
-  if (progress.total && progress.done < progress.total) return no('Q1', 'r_req');
+  const player = playerById(state, me);
+  const unmet = (quest.requirements || []).some((r, index) => {
+    if (r.kind === 'ship_level') return player.ships.every((s) => s[r.part] < r.at_least);
+    if (r.kind === 'fleet') return player.ships.length < r.ships;
+    return r.kind !== 'deliver' && !stepDone(quest.progress, index);
+  });
+  if (unmet || missing(player.resources, deliveries(quest))) return no('Q1', 'r_req');
   return OK;
 }
 
-export function canOffer(state, ruleset, me, to, give, get) {
-  if (!state || state.phase !== 'playing') return no('M1', 'r_phase');
-  if (effect(state, ruleset, 'no_trade').length) return no('E1', 'r_event_ban', { title: state.event.title });
+export function canReachEdge(state, me) {
+  const base = turnCheck(state, me);
+  if (!base.ok) return base;
+  if (playerById(state, me).level !== 'done') return no('V1', 'r_gold');
+  return OK;
+}
+
+// ---- trade between players (M1, E1) ----------------------------------------------------------
+
+/** M1 (house default): one side of a trade is the player whose turn it is. */
+function activeSide(state, ruleset, one, other) {
+  if (!ruleset.trade_with_active_player || [one, other].includes(state.turn.player)) return OK;
   const active = activePlayer(state);
-  if (!active || (me !== active.id && to !== active.id)) {
-    return no('M1', 'r_offer_party', { name: active ? active.name : '?' });
-  }
-  if (me === active.id && !state.turn.rolled) return no('T1', 'r_T1');
-  if (!to || to === me || total(give) <= 0 || total(get) <= 0) return no('M1', 'r_offer_empty');
-  if (missing(playerById(state, me).resources, give)) return no('M1', 'r_offer_have');
+  return no('M1', 'r_offer_party', { name: active ? active.name : '?' });
+}
+
+function embargo(state, ruleset) {
+  return effects(state, ruleset).no_trade ? no('E1', 'r_event_ban', { title: state.event.title }) : OK;
+}
+
+/** An offer gives or asks (either side alone will do); what is given is checked when it is accepted. */
+export function canOffer(state, ruleset, me, to, give, get) {
+  const base = playing(state, me);
+  if (!base.ok) return base;
+  if (!to || to === me || (total(give) <= 0 && total(get) <= 0)) return no('M1', 'r_offer_empty');
+  const side = activeSide(state, ruleset, me, to);
+  if (!side.ok) return side;
+  if (!state.turn.rolled) return no('T1', 'r_T1');
+  return embargo(state, ruleset);
+}
+
+/** The open offer `offer` answered by its `side` ('to' accepts or declines, 'from' withdraws). */
+function openOffer(state, me, offer, side) {
+  const base = playing(state, me);
+  if (!base.ok) return base;
+  if (!offer || !(state.offers || []).some((o) => o.id === offer.id)) return no('M1', 'r_offer_gone');
+  return offer[side] === me ? OK : forbidden('r_not_yours');
+}
+
+export function canAccept(state, ruleset, me, offer) {
+  const open = openOffer(state, me, offer, 'to');
+  if (!open.ok) return open;
+  const checks = [embargo(state, ruleset), activeSide(state, ruleset, offer.from, offer.to)];
+  const refused = checks.find((c) => !c.ok);
+  if (refused) return refused;
+  const from = playerById(state, offer.from);
+  if (missing(from.resources, offer.give)) return no('M1', 'r_offer_short', { name: from.name });
+  if (missing(playerById(state, me).resources, offer.get)) return no('M1', 'r_accept_have');
   return OK;
 }
 
-export function canAccept(state, me, offer) {
-  if (!offer || offer.to !== me) return no('M1', 'r_offer_party');
-  if (missing(playerById(state, me).resources, offer.get || {})) return no('M1', 'r_accept_have');
-  return OK;
-}
+export function canDecline(state, me, offer) { return openOffer(state, me, offer, 'to'); }
+
+export function canWithdraw(state, me, offer) { return openOffer(state, me, offer, 'from'); }
 
 export function canEndTurn(state, me) {
   return turnCheck(state, me);
 }
 
-/** S1: the host starts once at least two players sit at the table. */
-export function canStart(state, minPlayers = 2) {
-  if (!state || state.phase !== 'lobby') return no('S5', 'r_phase');
-  if (state.players.length < minPlayers) return no('S1', 'r_players', { n: minPlayers, m: state.players.length });
-  return OK;
+// ---- the lobby and the host ------------------------------------------------------------------
+
+/** S1: the host starts once enough players sit at the table. */
+export function canStart(state) {
+  return lobbyStart(state, () => (state.players.length < LEAST_PLAYERS
+    ? no('S1', 'r_players', { n: LEAST_PLAYERS, m: state.players.length }) : OK));
 }
+
+/** The host corrects a player's resources (never below zero), once the game has started. */
+export function canAdjust(state, player, delta) {
+  if (!state.host) return forbidden('r_host_only');
+  if (state.phase === 'lobby') return no('S5', 'r_phase');
+  const have = (playerById(state, player) || {}).resources || {};
+  const below = Object.entries(delta || {}).some(([res, n]) => (have[res] || 0) + n < 0);
+  return below ? no('adjust', 'r_below_zero') : OK;
+}
+
+// ---- combat (C1–C8) --------------------------------------------------------------------------
 
 export function canAttack(state, ruleset, me, ship, target, targetShip) {
   const base = turnCheck(state, me);
   if (!base.ok) return base;
-  if (effect(state, ruleset, 'no_combat').length) return no('E1', 'r_event_ban', { title: state.event.title });
-  if (!ship || !target || !targetShip || target === me) return no('C1', 'r_no_target');
-  return OK;
+  const aimed = playerById(state, target);
+  if (!shipOf(state, me, ship) || !aimed || target === me || !aimed.ships.some((s) => s.number === targetShip)) {
+    return no('C1', 'r_no_target');
+  }
+  if (effects(state, ruleset).no_combat) return no('E1', 'r_event_ban', { title: state.event.title });
+  return OK; // C3 (a ship just attacked rests a round): the view does not say when a ship was attacked
 }
 
 /** My side in the current fight: 'attacker', 'defender' or null. */
@@ -283,72 +352,76 @@ export function combatSide(state, me) {
   return null;
 }
 
-function otherSide(combat, side) {
-  return side === 'attacker' ? combat.defender.player : combat.attacker.player;
+/** The fight is on and I am in it (C1, C6). */
+function fighter(state, me) {
+  const base = playing(state, me);
+  if (!base.ok) return base;
+  if (!state.combat) return no('C1', 'r_no_combat');
+  return combatSide(state, me) ? OK : no('C6', 'r_not_side');
 }
+
+const firing = (combat) => combat.stage === 'firing' || combat.stage === 'surrender_offered';
 
 export function canFire(state, me) {
-  const combat = state && state.combat;
-  if (!combat) return no('C6', 'r_no_combat');
-  if (!combatSide(state, me)) return no('C6', 'r_not_side');
-  if (combat.stage !== 'firing' && combat.stage !== 'surrender_offered') return no('C6', 'r_stage', { stage: combat.stage });
-  if (combat.shooter !== me) {
-    const shooter = playerById(state, combat.shooter);
-    return no('C6', 'r_not_shooter', { name: shooter ? shooter.name : '?' });
-  }
+  const base = fighter(state, me);
+  if (!base.ok) return base;
+  const combat = state.combat;
+  if (!firing(combat)) return no('C6', 'r_stage', { stage: combat.stage });
+  if (combat.shooter !== me) return no('C6', 'r_not_shooter', { name: (playerById(state, combat.shooter) || {}).name || '?' });
   return OK;
 }
 
-export function canSurrender(state, me, ruleset = null) {
+/** C4: what the shooter must roll to hit: the hit table (Cannons against Crew), moved by the event, within the bounds. */
+export function toHit(state, ruleset) {
   const combat = state && state.combat;
-  if (!combat) return no('C8', 'r_no_combat');
-  const side = combatSide(state, me);
-  if (!side) return no('C8', 'r_not_side');
-  if (ruleset && ruleset.surrender_by === 'defender' && side !== 'defender') return no('C8', 'r_defender');
-  const open = combat.stage === 'firing' || combat.stage === 'surrender_offered';
-  if (!open || surrenderedBy(combat) === me) return no('C8', 'r_stage', { stage: combat.stage });
-  return OK;
+  if (!combat || !firing(combat)) return null;
+  const [own, other] = combat.shooter === combat.attacker.player
+    ? [combat.attacker, combat.defender] : [combat.defender, combat.attacker];
+  const shooter = shipOf(state, own.player, own.ship);
+  const target = shipOf(state, other.player, other.ship);
+  const table = ruleset.hit_table;
+  const sides = Object.keys(table).length;
+  const row = table[String(Math.min(shooter.cannons, sides))];
+  const cell = row[String(Math.min(Math.max(target.crew, 1), sides))];
+  const bounds = ruleset.hit_bounds;
+  return Math.min(bounds.max, Math.max(bounds.min, cell + effects(state, ruleset).hit_shift));
 }
 
-/** Who offered to surrender: the server may name them; otherwise whoever is not expected to answer. */
-function surrenderedBy(combat) {
-  return combat.surrendering || combat.surrendered_by || null;
+export function canSurrender(state, me, ruleset) {
+  const base = fighter(state, me);
+  if (!base.ok) return base;
+  const combat = state.combat;
+  if (!firing(combat) || combat.surrendering === me) return no('C8', 'r_stage', { stage: combat.stage });
+  if (ruleset.surrender_by === 'defender' && combat.defender.player !== me) return no('C8', 'r_defender');
+  return OK;
 }
 
 export function canAcceptSurrender(state, me) {
-  const combat = state && state.combat;
-  if (!combat) return no('C8', 'r_no_combat');
-  const side = combatSide(state, me);
-  if (!side) return no('C8', 'r_not_side');
-  if (combat.stage !== 'surrender_offered') return no('C8', 'r_stage', { stage: combat.stage });
-  const by = surrenderedBy(combat);
-  if (by && by === me) return no('C8', 'r_stage', { stage: combat.stage });
+  const base = fighter(state, me);
+  if (!base.ok) return base;
+  const combat = state.combat;
+  if (combat.stage !== 'surrender_offered' || combat.surrendering === me) return no('C8', 'r_stage', { stage: combat.stage });
   return OK;
 }
 
-/** C7: the sunk player, the winner, and what lies in the water. */
+/** C7: the sunk player, the winner, and what lies in the water (as the server's fight says). */
 export function salvage(state) {
   const combat = state && state.combat;
   if (!combat) return null;
-  const sunk = combat.sunk || combat.loser || null;
-  const sunkPlayer = (sunk && typeof sunk === 'object') ? sunk.player : sunk;
-  const winner = combat.winner && typeof combat.winner === 'object' ? combat.winner.player : combat.winner;
-  const water = combat.water || combat.lost || null;
-  return { sunkPlayer, winner: winner || (sunkPlayer ? otherSide(combat, combatSide(state, sunkPlayer)) : null), water };
+  return { sunkPlayer: combat.sunk || null, winner: combat.winner || null, water: combat.water || null };
 }
 
+/** C7: how many resources the sunk player keeps: the server's count, else the total over the house divisor. */
 export function keepCount(state, ruleset, player) {
   if (state.combat && typeof state.combat.keep === 'number') return state.combat.keep;
-  const divisor = (ruleset && ruleset.keep_divisor) || 2;
-  return Math.floor(total(player.resources) / divisor); // C7 house default: half of the total, rounded down
+  return Math.floor(total(player.resources) / ruleset.keep_divisor);
 }
 
 export function canKeep(state, ruleset, me, keep) {
-  const combat = state && state.combat;
-  if (!combat || combat.stage !== 'salvage') return no('C7', 'r_stage', { stage: combat ? combat.stage : '-' });
-  const info = salvage(state);
-  if (info.sunkPlayer && info.sunkPlayer !== me) return no('C7', 'r_not_side');
-  if (!combatSide(state, me)) return no('C7', 'r_not_side');
+  const base = fighter(state, me);
+  if (!base.ok) return base;
+  const combat = state.combat;
+  if (combat.stage !== 'salvage' || combat.sunk !== me) return no('C7', 'r_stage', { stage: combat.stage });
   const player = playerById(state, me);
   const n = keepCount(state, ruleset, player);
   if (total(keep) !== n) return no('C7', 'r_keep', { n, m: total(keep) });
@@ -356,30 +429,63 @@ export function canKeep(state, ruleset, me, keep) {
   return OK;
 }
 
+/** C7: how many the winner fishes: the ruleset's number, or all that lies in the water when less. */
 export function fishCount(state, ruleset) {
-  const info = salvage(state);
-  const inWater = info && info.water ? total(info.water) : null;
-  const rate = (ruleset && ruleset.fish) || 2;
-  return inWater === null ? rate : Math.min(rate, inWater);
+  const water = state.combat && state.combat.water;
+  return water ? Math.min(ruleset.fish, total(water)) : ruleset.fish;
 }
 
 export function canFish(state, ruleset, me, fish) {
-  const combat = state && state.combat;
-  if (!combat || combat.stage !== 'fishing') return no('C7', 'r_stage', { stage: combat ? combat.stage : '-' });
-  const info = salvage(state);
-  if (info.winner && info.winner !== me) return no('C7', 'r_not_side');
-  if (!combatSide(state, me)) return no('C7', 'r_not_side');
-  const n = fishCount(state, ruleset);
-  if (total(fish) !== n) return no('C7', 'r_fish', { n, m: total(fish) });
-  if (info.water && missing(info.water, fish)) return no('C7', 'r_fish', { n, m: total(fish) });
-  return OK;
-}
-
-export function canReachEdge(state, me) {
-  const base = turnCheck(state, me);
+  const base = fighter(state, me);
   if (!base.ok) return base;
-  if (playerById(state, me).level !== 'done') return no('V1', 'r_gold');
+  const combat = state.combat;
+  if (combat.stage !== 'fishing' || combat.winner !== me) return no('C7', 'r_stage', { stage: combat.stage });
+  const n = fishCount(state, ruleset);
+  if (total(fish) !== n || missing(combat.water || {}, fish)) return no('C7', 'r_fish', { n, m: total(fish) });
   return OK;
 }
 
-export { LEVELS };
+// ---- an action as the server takes it ----------------------------------------------------------
+
+/**
+ * The check of `action` (the JSON the server takes) by `me` (a player id; null for the host, the
+ * screen or the dice device, `dice` saying which): the same answer the server gives, in the phone's words.
+ */
+export function checkAction(state, ruleset, me, action, { dice = false } = {}) {
+  const a = action;
+  const offer = () => (state.offers || []).find((o) => o.id === a.offer_id) || { id: a.offer_id };
+  const quest = () => ((playerById(state, me) || {}).quests || []).find((q) => q.id === a.quest_id);
+  switch (a.type) {
+    case 'roll': return canRoll(state, me, { dice });
+    case 'sail': return canSail(state, me, a.ship, a.squares);
+    case 'end_turn': return canEndTurn(state, me);
+    case 'upgrade': return canUpgrade(state, ruleset, me, a.ship, a.part, a.pay_with);
+    case 'market': return canMarket(state, ruleset, me, a.give, a.get);
+    case 'bank': return canBank(state, ruleset, me, a.give, a.get);
+    case 'buy_quest': return canBuyQuest(state, ruleset, me, a.level);
+    case 'quest_step': {
+      const base = turnCheck(state, me);
+      return base.ok ? canQuestStep(state, me, quest(), a.step, a.ship) : base;
+    }
+    case 'complete_quest': {
+      const base = turnCheck(state, me);
+      return base.ok ? canCompleteQuest(state, me, quest()) : base;
+    }
+    case 'reach_edge': return canReachEdge(state, me);
+    case 'offer': return canOffer(state, ruleset, me, a.to, a.give, a.get);
+    case 'accept': return canAccept(state, ruleset, me, offer());
+    case 'decline': return canDecline(state, me, offer());
+    case 'withdraw': return canWithdraw(state, me, offer());
+    case 'attack': return canAttack(state, ruleset, me, a.ship, a.target, a.target_ship);
+    case 'fire': return canFire(state, me);
+    case 'surrender': return canSurrender(state, me, ruleset);
+    case 'accept_surrender': return canAcceptSurrender(state, me);
+    case 'keep': return canKeep(state, ruleset, me, a.resources);
+    case 'fish': return canFish(state, ruleset, me, a.resources);
+    case 'adjust': return canAdjust(state, a.player, a.resources);
+    case 'start': return canStart(state);
+    case 'join': return joinCheck(state, ruleset, a.character);
+    case 'undo': return undoCheck(state);
+    default: return null;
+  }
+}

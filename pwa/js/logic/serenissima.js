@@ -1,16 +1,13 @@
 // Pure: Serenissima's state view (+ ruleset) in, what a player may do now out — each refusal names
 // its rule (games/serenissima/RULES.md, SE1–SE19) and a string key with its parameters.
-// The server has the last word; these checks only explain a disabled button before it is pressed.
+// The server has the last word (games/serenissima/decide.py); these checks mirror it to explain a
+// disabled button before it is pressed, every number from the ruleset and its house rules, and
+// tests/differential holds them to the server's answers over generated games.
 import { tx } from '../i18n.js';
+import { OK, forbidden, hostOnly, joinCheck, lobbyStart, nameOf, no, playerById, seated, undoCheck } from './checks.js';
 
-const OK = { ok: true };
-const no = (rule, key, params = {}) => ({ ok: false, rule, key, params });
+export { playerById };
 
-export function playerById(state, id) {
-  return (state && state.players || []).find((p) => p.id === id) || null;
-}
-
-const nameOf = (state, id) => (playerById(state, id) || {}).name || String(id || '');
 export const step = (state) => (state && state.round_phase ? state.round_phase.number : 0);
 
 export function portById(ruleset, id) { return (ruleset.ports || []).find((p) => p.id === id) || null; }
@@ -29,8 +26,10 @@ export function galleyPlace(ruleset, galley) {
 
 export const totalSailors = (player) => player.home_sailors + player.galleys.reduce((n, g) => n + g.sailors, 0);
 
+/** The game is on: SE4 before the start, SE19 once it is over. */
 function playing(state) {
-  return state && state.phase === 'playing' ? OK : no('SE4', 'se_r_playing');
+  if (!state || state.phase === 'lobby') return no('SE4', 'se_r_playing');
+  return state.phase === 'finished' ? no('SE19', 'se_r_playing') : OK;
 }
 
 function inPhase(state, number) {
@@ -39,12 +38,30 @@ function inPhase(state, number) {
   return step(state) === number ? OK : no('SE4', 'se_r_phase', { now: step(state), need: number });
 }
 
-/** SE11: in phases 2–6 the first in turn order who has not finished the phase acts. */
+/** SE11: a seated player; in phases 2–6 the first in turn order who has not finished the phase acts. */
 export function turnCheck(state, me) {
   const base = playing(state);
   if (!base.ok) return base;
-  if (step(state) === 1) return no('SE4', 'se_r_phase', { now: 1, need: 2 });
-  return state.active === me ? OK : no('SE11', 'se_r_turn', { name: nameOf(state, state.active) });
+  const player = seated(state, me);
+  if (!player.ok) return player;
+  if (step(state) > 1 && state.active !== me) return no('SE11', 'se_r_turn', { name: nameOf(state, state.active) });
+  return OK;
+}
+
+// ---- the lobby and the host (SE1, SE19) ------------------------------------------------------
+
+/** SE1: the powers at the table make one of the ruleset's setups for that many players. */
+export function startCheck(state, ruleset) {
+  return lobbyStart(state, () => {
+    const powers = state.players.map((p) => p.character).sort().join();
+    const setups = (ruleset.setups || {})[String(state.players.length)] || [];
+    return setups.some((s) => [...s].sort().join() === powers) ? OK : no('SE1', 'r_setup', { n: state.players.length });
+  });
+}
+
+export function endGameCheck(state) {
+  const host = hostOnly(state);
+  return host.ok ? playing(state) : host;
 }
 
 // ---- phase 1 (SE5–SE9) -----------------------------------------------------------------------
@@ -52,8 +69,10 @@ export function turnCheck(state, me) {
 export function bidCheck(state, me, ducats) {
   const base = inPhase(state, 1);
   if (!base.ok) return base;
+  const player = seated(state, me);
+  if (!player.ok) return player;
   if (state.bidding && state.bidding.revealed) return no('SE6', 'se_r_revealed');
-  const own = (playerById(state, me) || {}).ducats || 0;
+  const own = playerById(state, me).ducats;
   if (!Number.isInteger(ducats) || ducats < 0 || ducats > own) return no('SE5', 'se_r_bid_range', { n: own });
   return OK;
 }
@@ -64,10 +83,9 @@ export function bidProgress(state) {
   return state.players.map((p) => ({ id: p.id, name: p.name, character: p.character, in: !waiting.has(p.id) }));
 }
 
-/** The positions I–IV and who holds each (SE7). */
+/** The positions I–IV (from the ruleset) and who holds each (SE7). */
 export function positions(state, ruleset) {
-  const labels = ruleset.positions || ['I', 'II', 'III', 'IV'];
-  return labels.map((label, i) => {
+  return ruleset.positions.map((label, i) => {
     const holder = state.players.find((p) => p.position === label);
     return { number: i + 1, label, holder: holder ? holder.id : null };
   });
@@ -76,6 +94,8 @@ export function positions(state, ruleset) {
 export function pickCheck(state, ruleset, me, number) {
   const base = inPhase(state, 1);
   if (!base.ok) return base;
+  const player = seated(state, me);
+  if (!player.ok) return player;
   const bidding = state.bidding || {};
   if (!bidding.revealed) return no('SE6', 'se_r_not_revealed');
   if (bidding.picker !== me) return no('SE7', 'se_r_not_picker', { name: nameOf(state, bidding.picker) });
@@ -97,28 +117,30 @@ export function revealRows(state) {
 // ---- sailors (SE3) ---------------------------------------------------------------------------
 
 export function sailorsCheck(state, me, home, aboard) {
-  const player = playerById(state, me);
-  if (!player) return no('SE3', 'se_r_playing');
-  const settingUp = state.phase === 'playing' && state.round === 1 && step(state) === 1
-    && !(state.bidding && state.bidding.revealed);
+  const turn = turnCheck(state, me);
+  if (!turn.ok) return turn;
+  // SE3: sailors are placed at the start (round 1, before the bids are revealed) and in phase 2
+  const settingUp = state.round === 1 && step(state) === 1 && !(state.bidding && state.bidding.revealed);
   if (!settingUp) {
-    const turn = turnCheck(state, me);
-    if (step(state) !== 2) return no('SE3', 'se_r_split_when');
-    if (!turn.ok) return turn;
+    const phase = inPhase(state, 2);
+    if (!phase.ok) return phase;
   }
-  const total = totalSailors(player);
+  const total = totalSailors(playerById(state, me));
   const placed = home + Object.values(aboard).reduce((n, v) => n + v, 0);
   return placed === total ? OK : no('SE3', 'se_r_split', { n: total, m: placed });
 }
 
 // ---- phase 2 (SE12–SE17) ---------------------------------------------------------------------
 
-/** SE15: 100 ducats in a neutral or own port; the house price in a foreign one. */
+/** SE14/SE15: the ruleset's price in a neutral or own port; the house price in a foreign one. */
 export function priceAt(state, ruleset, me, portId) {
-  const controller = (state.ports || {})[portId];
-  if (controller == null || controller === me) return ruleset.good_price;
-  return (ruleset.house_rules || {}).foreign_price ?? ruleset.good_price;
+  return foreign(state, me, portId) ? ruleset.house_rules.foreign_price : ruleset.good_price;
 }
+
+const foreign = (state, me, portId) => {
+  const controller = (state.ports || {})[portId];
+  return controller != null && controller !== me;
+};
 
 /** SE12: the ports next to a sea area where one of my galleys lies. */
 export function portsInReach(state, ruleset, me) {
@@ -143,11 +165,15 @@ export function buyCheck(state, ruleset, me, portId, good, count) {
   }
   const cost = priceAt(state, ruleset, me, portId) * count;
   const own = playerById(state, me).ducats;
-  const rule = cost / count === ruleset.good_price ? 'SE14' : 'SE15';
-  return cost <= own ? OK : no(rule, 'se_r_ducats', { n: own, m: cost });
+  return cost <= own ? OK : no(foreign(state, me, portId) ? 'SE15' : 'SE14', 'se_r_ducats', { n: own, m: cost });
 }
 
-export function moveCheck(state, me) { return turnCheck(state, me); }
+/** Galleys move in phases 2–6, on one's turn. */
+export function moveCheck(state, me) {
+  const turn = turnCheck(state, me);
+  if (!turn.ok) return turn;
+  return step(state) === 1 ? no('SE4', 'se_r_phase', { now: 1, need: 2 }) : OK;
+}
 
 /** SE16: the sea areas where both players have a galley. */
 export function sharedSeas(state, a, b) {
@@ -158,20 +184,28 @@ export function sharedSeas(state, a, b) {
   return [...new Set(pb.galleys.map((g) => g.sea_area).filter((s) => seas.has(s)))];
 }
 
+/** A sale is offered in phase 2 from or to the player whose turn it is; goods and seas count when it is accepted. */
 export function offerCheck(state, ruleset, me, to, good, count) {
   const base = inPhase(state, 2);
   if (!base.ok) return base;
-  if (!to || !good || !(count >= 1)) return no('SE16', 'se_r_choose');
+  const player = seated(state, me);
+  if (!player.ok) return player;
+  if (!to || to === me || !good || !(count >= 1)) return no('SE16', 'se_r_choose');
   if (state.active !== me && state.active !== to) return no('SE11', 'se_r_sale_side', { name: nameOf(state, state.active) });
-  const held = (playerById(state, me).goods || {})[good] || 0;
-  if (held < count) return no('SE16', 'se_r_goods', { name: nameOf(state, me), n: held, good: goodName(ruleset, good), m: count });
-  if (!sharedSeas(state, me, to).length) return no('SE16', 'se_r_sea', { a: nameOf(state, me), b: nameOf(state, to) });
   return OK;
 }
 
-export function acceptCheck(state, ruleset, offer) {
+/** An offer still open, answered by its `side` ('to' accepts or declines, 'from' withdraws). */
+function openOffer(state, me, offer, side) {
+  if (!offer || !(state.offers || []).some((o) => o.id === offer.id)) return no('SE16', 'se_r_offer_gone');
+  return offer[side] === me ? OK : forbidden('r_not_yours');
+}
+
+export function acceptCheck(state, ruleset, me, offer) {
   const base = inPhase(state, 2);
   if (!base.ok) return base;
+  const open = openOffer(state, me, offer, 'to');
+  if (!open.ok) return open;
   if (!sharedSeas(state, offer.from, offer.to).length) {
     return no('SE16', 'se_r_sea', { a: nameOf(state, offer.from), b: nameOf(state, offer.to) });
   }
@@ -183,9 +217,38 @@ export function acceptCheck(state, ruleset, offer) {
   return own >= offer.price ? OK : no('SE16', 'se_r_ducats', { n: own, m: offer.price });
 }
 
+export function declineCheck(state, me, offer) { return openOffer(state, me, offer, 'to'); }
+
+export function withdrawCheck(state, me, offer) { return openOffer(state, me, offer, 'from'); }
+
 export function finishCheck(state, me) {
   const base = playing(state);
   if (!base.ok) return base;
   if (step(state) === 1) return no('SE7', 'se_r_phase1');
   return turnCheck(state, me);
+}
+
+// ---- an action as the server takes it ----------------------------------------------------------
+
+/** The check of `action` (the JSON the server takes) by `me` (a player id, or null for the host). */
+export function checkAction(state, ruleset, me, action) {
+  const a = action;
+  const offer = () => (state.offers || []).find((o) => o.id === a.offer_id) || { id: a.offer_id };
+  switch (a.type) {
+    case 'join': return joinCheck(state, ruleset, a.character);
+    case 'start': return startCheck(state, ruleset);
+    case 'end_game': return endGameCheck(state);
+    case 'undo': return undoCheck(state);
+    case 'place_sailors': return sailorsCheck(state, me, a.home, a.galleys);
+    case 'bid': return bidCheck(state, me, a.ducats);
+    case 'pick_position': return pickCheck(state, ruleset, me, a.position);
+    case 'move_galley': return moveCheck(state, me);
+    case 'buy': return buyCheck(state, ruleset, me, a.port, a.good, a.count);
+    case 'offer_sale': return offerCheck(state, ruleset, me, a.to, a.good, a.count);
+    case 'accept_sale': return acceptCheck(state, ruleset, me, offer());
+    case 'decline_sale': return declineCheck(state, me, offer());
+    case 'withdraw_sale': return withdrawCheck(state, me, offer());
+    case 'finish_phase': return finishCheck(state, me);
+    default: return null;
+  }
 }

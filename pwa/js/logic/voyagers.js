@@ -1,23 +1,38 @@
 // Pure: Voyagers' Venture's state view (+ ruleset) in, what a player may do now out — each refusal
 // names its rule (games/voyagers/RULES.md, VV1–VV20) and a string key with its parameters. The
-// server has the last word; these checks explain a disabled button before it is pressed.
+// server has the last word (games/voyagers/decide.py); these checks mirror it to explain a disabled
+// button before it is pressed, every number from the ruleset and its house rules but the three below,
+// and tests/differential holds them to the server's answers over generated games.
+import { OK, forbidden, hostOnly, joinCheck, lobbyStart, nameOf, no, playerById, seated, undoCheck } from './checks.js';
 
-const OK = { ok: true };
-const no = (rule, key, params = {}) => ({ ok: false, rule, key, params });
+export { nameOf, playerById };
 
-export function playerById(state, id) {
-  return (state && state.players || []).find((p) => p.id === id) || null;
-}
-/** A player's name by id, or the id itself. */
-export const nameOf = (state, id) => (playerById(state, id) || {}).name || String(id || '');
+// The cuts' own sizes (VV7–VV9): the ruleset does not carry them (the server's code does).
+const DOUBLOON = 1; // VV7: a cut by doubloon places one gold doubloon
+const REMOVE_LEAST = 1; // VV8: remove one or more cards
+const SWAP_LEAST = 2; // VV9: remove two or more cards for one
 
-export const handLimit = (ruleset) => ruleset.hand_limit || 8;
-const leastCards = (state, ruleset) => Math.min((ruleset.house_rules || {}).min_bid_cards ?? 1, state.display.length);
+export const handLimit = (ruleset) => ruleset.hand_limit;
+const minBid = (ruleset) => ruleset.house_rules.min_bid_cards;
+const leastCards = (state, ruleset) => Math.min(minBid(ruleset), state.display.length);
 const cardName = (state, id) => ((state.display || []).find((c) => c.id === id) || {}).name || id;
 
+/** The game is running and the round is at `wanted` (else `rule` says no). */
 function stage(state, wanted, rule) {
   if (!state || state.phase !== 'playing') return no(rule, 'vv_r_not_running');
   return state.stage === wanted ? OK : no(rule, 'vv_r_stage', { stage: state.stage });
+}
+
+/** A seated player's move at stage `wanted`. */
+function playerStage(state, me, wanted, rule) {
+  const base = stage(state, wanted, rule);
+  return base.ok ? seated(state, me) : base;
+}
+
+/** A host's move at stage `wanted`. */
+function hostStage(state, wanted, rule) {
+  const host = hostOnly(state);
+  return host.ok ? stage(state, wanted, rule) : host;
 }
 
 /** Cards on display that are not in the current bid (VV7, VV9). */
@@ -38,7 +53,7 @@ export function agreedSoFar(state) {
 }
 
 export function nameCheck(state, ruleset, me, cards) {
-  const base = stage(state, 'naming', 'VV3');
+  const base = playerStage(state, me, 'naming', 'VV3');
   if (!base.ok) return base;
   if (state.waiting_for !== me) return no('VV3', 'vv_r_names_now', { name: nameOf(state, state.waiting_for) });
   const least = leastCards(state, ruleset);
@@ -47,7 +62,7 @@ export function nameCheck(state, ruleset, me, cards) {
 }
 
 export function voteCheck(state, me) {
-  const base = stage(state, 'voting', 'VV4');
+  const base = playerStage(state, me, 'voting', 'VV4');
   if (!base.ok) return base;
   const voter = state.bid.voters[0];
   return voter === me ? OK : no('VV4', 'vv_r_votes_now', { name: nameOf(state, voter) });
@@ -58,8 +73,7 @@ export function disagreeCheck(state, ruleset, me) {
   const base = voteCheck(state, me);
   if (!base.ok) return base;
   const gold = playerById(state, me).gold;
-  const least = (ruleset.house_rules || {}).min_bid_cards ?? 1;
-  const canCut = (gold >= 1 && outsideBid(state).length > 0) || state.bid.cards.length - 1 >= least;
+  const canCut = (gold >= DOUBLOON && outsideBid(state).length > 0) || state.bid.cards.length - REMOVE_LEAST >= minBid(ruleset);
   return canCut ? OK : no('VV6', 'vv_r_no_cut', { n: state.bid.cards.length, gold });
 }
 
@@ -69,7 +83,7 @@ export function disagreeCheck(state, ruleset, me) {
  * swap {remove, add}: ≥ 2 of the bid out, 1 displayed card outside it in.
  */
 export function cutCheck(state, ruleset, me, cut) {
-  const base = stage(state, 'cutting', 'VV6');
+  const base = playerStage(state, me, 'cutting', 'VV6');
   if (!base.ok) return base;
   if (state.bid.cutter !== me) return no('VV6', 'vv_r_cuts_now', { name: nameOf(state, state.bid.cutter) });
   const inBid = new Set(state.bid.cards);
@@ -78,20 +92,20 @@ export function cutCheck(state, ruleset, me, cut) {
     if (!cut.card) return no('VV7', 'vv_r_pick_outside');
     if (!outside.has(cut.card)) return no('VV7', 'vv_r_in_bid', { card: cardName(state, cut.card) });
     const gold = playerById(state, me).gold;
-    return gold >= 1 ? OK : no('VV7', 'vv_r_gold', { n: gold });
+    return gold >= DOUBLOON ? OK : no('VV7', 'vv_r_gold', { n: gold, m: DOUBLOON });
   }
   if (cut.kind === 'remove') {
     const removed = cut.cards || [];
-    if (removed.length < 1) return no('VV8', 'vv_r_remove_least', { n: 1, m: 0 });
+    if (removed.length < REMOVE_LEAST) return no('VV8', 'vv_r_remove_least', { n: REMOVE_LEAST, m: removed.length });
     if (removed.some((c) => !inBid.has(c))) return no('VV8', 'vv_r_not_in_bid');
-    const least = (ruleset.house_rules || {}).min_bid_cards ?? 1;
+    const least = minBid(ruleset);
     const kept = state.bid.cards.length - removed.length;
     return kept >= least ? OK : no('VV8', 'vv_r_keep', { n: least, m: kept });
   }
   if (cut.kind === 'swap') {
     const removed = cut.remove || [];
     if (removed.some((c) => !inBid.has(c))) return no('VV9', 'vv_r_not_in_bid');
-    if (removed.length < 2) return no('VV9', 'vv_r_remove_least', { n: 2, m: removed.length });
+    if (removed.length < SWAP_LEAST) return no('VV9', 'vv_r_remove_least', { n: SWAP_LEAST, m: removed.length });
     if (!cut.add) return no('VV9', 'vv_r_pick_outside');
     return outside.has(cut.add) ? OK : no('VV9', 'vv_r_in_bid', { card: cardName(state, cut.add) });
   }
@@ -112,7 +126,7 @@ export function overLimit(ruleset, player) {
 }
 
 export function discardCheck(state, ruleset, me, cards) {
-  const base = stage(state, 'discarding', 'VV12');
+  const base = playerStage(state, me, 'discarding', 'VV12');
   if (!base.ok) return base;
   const excess = overLimit(ruleset, playerById(state, me));
   if (!excess) return no('VV12', 'vv_r_within_limit', { n: handLimit(ruleset) });
@@ -121,7 +135,7 @@ export function discardCheck(state, ruleset, me, cards) {
 
 /** VV15–VV18: the reputation of the numbers entered, part by part. */
 export function reputationParts(ruleset, entry) {
-  const bonus = ruleset.reputation || { fastest_fleet: 2, gold_per_point: 2, smuggled_penalty: 1 };
+  const bonus = ruleset.reputation;
   const parts = [
     ['tips', entry.tips || 0], ['ships', entry.ships || 0], ['nobles', entry.nobles || 0],
     ['fastest_fleet', entry.fastest_fleet ? bonus.fastest_fleet : 0],
@@ -131,11 +145,63 @@ export function reputationParts(ruleset, entry) {
   return { parts, total: parts.reduce((n, [, v]) => n + v, 0) };
 }
 
-export function scoreCheck(state, me, entry) {
+/** VV15–VV19: a player enters their own numbers (the host anyone's); one fastest-fleet token (VV16). */
+export function scoreCheck(state, me, entry, player = me) {
   const base = stage(state, 'scoring', 'VV15');
   if (!base.ok) return base;
-  const holder = state.players.find((p) => p.id !== me && p.score && p.score.fastest_fleet);
-  if (entry.fastest_fleet && holder) return no('VV16', 'vv_r_fastest', { name: holder.name });
+  if (!state.host && player !== me) return forbidden('vv_r_own_score');
   if (entry.ship_count > 0 && !(entry.lowest_ship_card >= 1)) return no('VV19', 'vv_r_lowest');
+  const holder = state.players.find((p) => p.id !== player && p.score && p.score.fastest_fleet);
+  if (entry.fastest_fleet && holder) return no('VV16', 'vv_r_fastest', { name: holder.name });
   return OK;
+}
+
+/** VV14: cards are spent on the table (ships, nobles) until the count begins. */
+export function playCheck(state, me, cards) {
+  const player = seated(state, me);
+  if (!player.ok) return player;
+  if (!state || state.phase !== 'playing' || state.stage === 'scoring') return no('VV14', 'vv_r_no_more_cards');
+  return cards.length ? OK : no('VV20', 'vv_r_pick_cards');
+}
+
+/** VV20: the host starts once the house rule's least players are seated. */
+export function startCheck(state, ruleset) {
+  const least = ruleset.house_rules.min_players;
+  return lobbyStart(state, () => (state.players.length < least
+    ? no('VV20', 'r_players', { n: least, m: state.players.length }) : OK));
+}
+
+export const displayCheck = (state) => hostStage(state, 'display', 'VV2');
+export const turnOrderCheck = (state) => hostStage(state, 'order', 'VV13');
+export const closePurchasesCheck = (state) => hostStage(state, 'purchase', 'VV14');
+
+/** VV20: the host sets a player's gold while the game runs. */
+export function setGoldCheck(state) {
+  const host = hostOnly(state);
+  if (!host.ok) return host;
+  return state.phase === 'playing' ? OK : no('VV20', 'vv_r_not_running');
+}
+
+// ---- an action as the server takes it ----------------------------------------------------------
+
+/** The check of `action` (the JSON the server takes) by `me` (a player id, or null for the host). */
+export function checkAction(state, ruleset, me, action) {
+  const a = action;
+  switch (a.type) {
+    case 'join': return joinCheck(state, ruleset, a.character);
+    case 'start': return startCheck(state, ruleset);
+    case 'undo': return undoCheck(state);
+    case 'display': return displayCheck(state);
+    case 'turn_order': return turnOrderCheck(state);
+    case 'close_purchases': return closePurchasesCheck(state);
+    case 'set_gold': return setGoldCheck(state);
+    case 'name_bid': return nameCheck(state, ruleset, me, a.cards);
+    case 'agree': return voteCheck(state, me);
+    case 'disagree': return disagreeCheck(state, ruleset, me);
+    case 'cut': return cutCheck(state, ruleset, me, a);
+    case 'discard': return discardCheck(state, ruleset, me, a.cards);
+    case 'play_cards': return playCheck(state, me, a.cards);
+    case 'score': return scoreCheck(state, me, a, a.player);
+    default: return null;
+  }
 }

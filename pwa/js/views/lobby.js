@@ -5,14 +5,15 @@ import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
-import { canStart } from '../logic/rules.js';
 import { explain } from '../logic/format.js';
 import { rememberGame } from '../games.js';
 
-/** The least players a game starts with: its ruleset's house rule, else 2 (S1, SE1, VV20). */
-function minPlayers(ruleset) {
-  return (ruleset && ruleset.house_rules && ruleset.house_rules.min_players) || 2;
-}
+/** Each game's own check of the start (S1, SE1, VV20), loaded with that game's rules. */
+const START_CHECKS = {
+  quest1607: () => import('../logic/rules.js').then((m) => m.canStart),
+  serenissima: () => import('../logic/serenissima.js').then((m) => m.startCheck),
+  voyagers: () => import('../logic/voyagers.js').then((m) => m.startCheck),
+};
 
 /** The start action: Quest 1607 seats at random on the server; Voyagers' Venture takes an order. */
 function startAction(state, randomOrder) {
@@ -26,8 +27,9 @@ function startAction(state, randomOrder) {
   return { type: 'start', order };
 }
 
-function startButton(state, id, ruleset) {
-  const check = canStart(state, minPlayers(ruleset));
+function startButton(state, id, ruleset, startCheck) {
+  if (!startCheck) return html`<button type="button" id="${id}" class="primary wide" disabled>${t('start_game')}</button>`;
+  const check = startCheck(state, ruleset);
   return check.ok ? html`<button type="button" id="${id}" class="primary wide">${t('start_game')}</button>`
     : html`<button type="button" id="${id}" class="primary wide" disabled aria-describedby="${id}-why">${t('start_game')}</button><p class="why" id="${id}-why">${explain(check)}</p>`;
 }
@@ -36,6 +38,7 @@ export async function mount(root, { code, navigate }) {
   const ui = { name: '', character: null, joining: false };
   let state = null;
   let session;
+  let startCheck = null; // the game's start check, once its rules module has loaded
   const tokens = () => tokensFor(code);
 
   function draw() {
@@ -78,7 +81,7 @@ export async function mount(root, { code, navigate }) {
       ${mine.host ? html`<section class="card host-tools">
         <h2>${t('host_panel')}</h2>
         ${state.phase === 'lobby' ? html`${state.game !== 'serenissima' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>` : ''}
-        ${startButton(state, 'start', rs)}` : ''}
+        ${startButton(state, 'start', rs, startCheck)}` : ''}
         <nav class="links"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         ${state.game === 'quest1607' ? html`<a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>` : ''}</nav>
@@ -126,7 +129,12 @@ export async function mount(root, { code, navigate }) {
   const mine = tokens();
   try {
     session = await openGame(code, mine.host || (mine.player && mine.player.token) || null, {
-      onState: (s) => { state = s; rememberGame(code, s.game); draw(); },
+      onState: (s) => {
+        state = s;
+        rememberGame(code, s.game);
+        if (!startCheck && START_CHECKS[s.game]) START_CHECKS[s.game]().then((check) => { startCheck = check; draw(); });
+        draw();
+      },
     });
   } catch (error) {
     render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);

@@ -89,12 +89,12 @@ export async function mount(root, { code, navigate }) {
       ${ship.sail_hits ? html`<p class="muted">${t('sail_hits')}: ${ship.sail_hits}</p>` : ''}
       ${ship.goods && ship.goods.length ? html`<p class="goods">${t('goods')}: ${ship.goods.map((g) => g.good).join(', ')}</p>` : ''}
       ${own ? html`<div class="upgrades">${PARTS.map((part) => {
-        const payWith = ui.payWith[ship.number] || 'wood';
+        const payWith = ui.payWith[ship.number] || R.payChoices(rs)[0];
         const check = R.canUpgrade(state, rs, me, ship.number, part, payWith);
-        const cost = formatResources(R.costOf(rs, part, payWith, state));
+        const cost = formatResources(R.costOf(rs, part, payWith, state, player.resources));
         return html`<div class="upgrade">${actionButton(check, `up-${ship.number}-${part}`, html`${t('upgrade_part', { part: t(part) })} <small>${cost}</small>`, { act: 'upgrade', ship: ship.number, part })}
           ${part === 'crew' ? html`<label class="inline">${t('pay_with')} <select data-paywith="${ship.number}">
-            ${['wood', 'cotton'].map((r) => html`<option value="${r}" ${r === payWith ? html`selected` : ''}>${resName(r)}</option>`)}</select></label>` : ''}</div>`;
+            ${R.payChoices(rs).map((r) => html`<option value="${r}" ${r === payWith ? html`selected` : ''}>${resName(r)}</option>`)}</select></label>` : ''}</div>`;
       })}</div>` : ''}
     </article>`;
   }
@@ -127,18 +127,18 @@ export async function mount(root, { code, navigate }) {
     const rs = session.ruleset;
     const quests = player.quests || [];
     return html`<section class="card" aria-labelledby="quests-h"><h2 id="quests-h">${t('quests')} <span class="tag">${t(player.level)}</span></h2>
-      <p class="levels">${R.LEVELS.map((l) => html`<span class="level level-${l}">${t(l)} ${player.completed[l] || 0}/${questsPerLevel()}</span>`)}</p>
+      <p class="levels">${R.levels(rs).map((l) => html`<span class="level level-${l}">${t(l)} ${player.completed[l] || 0}/${questsPerLevel()}</span>`)}</p>
       ${quests.length ? html`<ul class="quests">${quests.map((q) => {
         const progress = R.questProgress(q, player);
         return html`<li class="quest level-${q.level}"><h3>${tx(q.title)} <span class="tag">${t(q.level)}</span></h3>
           <p>${tx(q.text)}</p>
           <ol class="reqs" aria-label="${t('requirements')}">${progress.steps.map((s) => {
             const entry = Array.isArray(q.progress) ? q.progress[s.index] || {} : {};
-            const stepCheck = R.canQuestStep(state, me, q);
             let control = '';
             if (s.manual && !s.done) {
               const loaded = entry.ship;
               const ship = ui.cargoShip[q.id] || player.ships[0].number;
+              const stepCheck = R.canQuestStep(state, me, q, s.index, loaded || ship);
               const label = s.kind === 'cargo' ? (loaded ? t('step_deliver', { n: loaded }) : t('step_load', { n: ship })) : t('step_done');
               control = actionButton(stepCheck, `step-${q.id}-${s.index}`, label, { act: 'quest_step', quest: q.id, index: s.index, ship: loaded || ship }, 'small');
             }
@@ -149,13 +149,12 @@ export async function mount(root, { code, navigate }) {
         </li>`;
       })}</ul>` : html`<p class="muted">${t('no_quests')}</p>`}
       <h3>${t('buy_quests')}</h3>
-      ${buttonGroup(R.LEVELS.map((l) => ({ check: R.canBuyQuest(state, rs, me, l), id: `buy-${l}`, label: t(l), data: { act: 'buy_quest', level: l } })))}
+      ${buttonGroup(R.levels(rs).map((l) => ({ check: R.canBuyQuest(state, rs, me, l), id: `buy-${l}`, label: t(l), data: { act: 'buy_quest', level: l } })))}
     </section>`;
   }
 
   function questsPerLevel() {
-    const o = state.options && state.options.quests_per_level;
-    return o || (session.ruleset.quests_per_level && session.ruleset.quests_per_level.default) || 2;
+    return (state.options || session.ruleset.options).quests_per_level; // S6: the game's option
   }
 
   function offerLine(o) {
@@ -181,7 +180,7 @@ export async function mount(root, { code, navigate }) {
     return html`<section class="card" aria-labelledby="trade-h"><h2 id="trade-h">${t('trade')}</h2>
       <h3>${t('offers_in')}</h3>
       ${incoming.length ? html`<ul class="offers">${incoming.map((o) => html`<li class="offer">${offerLine(o)}
-        <div class="row">${actionButton(R.canAccept(state, me, o), `accept-${o.id}`, t('accept'), { act: 'accept', offer: o.id }, 'primary')}
+        <div class="row">${actionButton(R.canAccept(state, rs, me, o), `accept-${o.id}`, t('accept'), { act: 'accept', offer: o.id }, 'primary')}
         <button type="button" data-act="decline" data-offer="${o.id}" id="decline-${o.id}">${t('decline')}</button></div></li>`)}</ul>` : html`<p class="muted">${t('no_offers')}</p>`}
       <h3>${t('offers_out')}</h3>
       ${outgoing.length ? html`<ul class="offers">${outgoing.map((o) => html`<li class="offer">${offerLine(o)}
@@ -245,7 +244,7 @@ export async function mount(root, { code, navigate }) {
     const surrendering = combat.stage === 'surrender_offered' && R.playerById(state, combat.surrendering);
     return html`<section class="card combat" aria-labelledby="combat-h" aria-live="polite"><h2 id="combat-h">${t('combat')}</h2>
       <p class="versus">${swatch(session.ruleset, a.character, false)} <strong>${a.name}</strong> (${t('ship', { n: combat.attacker.ship })}) ${t('vs')} ${swatch(session.ruleset, d.character, false)} <strong>${d.name}</strong> (${t('ship', { n: combat.defender.ship })})</p>
-      ${combat.stage === 'firing' || combat.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })}</p>` : ''}
+      ${combat.stage === 'firing' || combat.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })} · <span class="to-hit">${t('needs', { n: R.toHit(state, rs) })}</span></p>` : ''}
       ${surrendering ? html`<p class="surrender-by">${t('surrender_by', { name: surrendering.name })}</p>` : ''}
       ${combat.sunk ? html`<p class="sunk">${t('sunk')} ${(R.playerById(state, combat.sunk) || {}).name || ''}</p>` : ''}
       ${shotList(combat.shots.slice(-4))}
@@ -264,7 +263,7 @@ export async function mount(root, { code, navigate }) {
   const checks = () => ({
     roll: () => R.canRoll(state, me),
     fire: () => R.canFire(state, me),
-    accept: (o) => R.canAccept(state, me, o),
+    accept: (o) => R.canAccept(state, session.ruleset, me, o),
     acceptSurrender: () => R.canAcceptSurrender(state, me),
   });
 
@@ -323,7 +322,7 @@ export async function mount(root, { code, navigate }) {
       case 'end_turn': return { type: 'end_turn' };
       case 'upgrade': {
         const action = { type: 'upgrade', ship: Number(d.ship), part: d.part };
-        if (d.part === 'crew') action.pay_with = ui.payWith[d.ship] || 'wood';
+        if (d.part === 'crew') action.pay_with = ui.payWith[d.ship] || R.payChoices(session.ruleset)[0];
         return action;
       }
       case 'sail': return { type: 'sail', ship: Number(d.ship), squares: ui.sail[d.ship] || 1 };

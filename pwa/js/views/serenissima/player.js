@@ -37,7 +37,7 @@ export async function mount(root, { code, navigate }) {
 
   /** The strip's checks: the same rules as the buttons further down, so a refusal reads alike. */
   const checks = () => ({
-    accept: (o) => S.acceptCheck(state, rs(), o),
+    accept: (o) => S.acceptCheck(state, rs(), me, o),
     pick: (number) => S.pickCheck(state, rs(), me, number),
     finish: () => S.finishCheck(state, me),
   });
@@ -138,7 +138,7 @@ export async function mount(root, { code, navigate }) {
     const offers = state.offers || [];
     return html`<section class="card"><h2 id="sales-h" tabindex="-1">${t('se_sales_h')}</h2>
       ${offers.length ? html`<ul class="offers">${offers.map((o) => html`<li class="offer"><p>${saleLine(o)}</p>
-        ${o.to === me ? html`<div class="button-group">${checkedButton(S.acceptCheck(state, rs(), o), `accept-${o.id}`, t('se_accept'), { cls: 'primary', data: { accept: o.id } })}
+        ${o.to === me ? html`<div class="button-group">${checkedButton(S.acceptCheck(state, rs(), me, o), `accept-${o.id}`, t('se_accept'), { cls: 'primary', data: { accept: o.id } })}
           <button type="button" data-decline="${o.id}">${t('se_decline')}</button></div>` : ''}
         ${o.from === me ? html`<button type="button" data-withdraw="${o.id}">${t('se_withdraw')}</button>` : ''}</li>`)}</ul>` : ''}
       <label>${t('se_sale_to')}<select id="sale-to">${others.map((p) => html`<option value="${p.id}" ${p.id === ui.sale.to ? html`selected` : ''}>${p.name}</option>`)}</select></label>

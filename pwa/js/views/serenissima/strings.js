@@ -36,7 +36,7 @@ extend({
     se_r_ducats: 'You have {n} ducats; this costs {m}.', se_r_phase1: 'Phase 1 ends by itself once every player has picked a position.',
     se_r_sale_side: 'A sale is from or to {name}, whose turn it is.', se_r_goods: '{name} has {n} {good}; the sale is {m}.',
     se_r_sea: '{a} and {b} have no galleys in the same sea area.', se_r_choose: 'Choose every field first.',
-    se_r_playing: 'The game is not running.',
+    se_r_playing: 'The game is not running.', se_r_offer_gone: 'This offer is not open any more.',
     // the table's story (logic/serenissima_table.js): one line per change, newest first
     se_count_good: '{n} {good}', se_told_joined: '{name} joins as {power}',
     se_told_started: 'The game begins: round 1 — everyone bids in secret for the turn order',
@@ -107,7 +107,7 @@ extend({
     se_r_ducats: 'Je hebt {n} dukaten; dit kost {m}.', se_r_phase1: 'Fase 1 eindigt vanzelf als iedereen een plaats heeft gekozen.',
     se_r_sale_side: 'Een verkoop gaat van of naar {name}, die aan de beurt is.', se_r_goods: '{name} heeft {n} {good}; de verkoop is {m}.',
     se_r_sea: '{a} en {b} hebben geen galei in hetzelfde zeeveld.', se_r_choose: 'Kies eerst elk veld.',
-    se_r_playing: 'Het spel loopt niet.',
+    se_r_playing: 'Het spel loopt niet.', se_r_offer_gone: 'Dit aanbod staat niet meer open.',
     // het verhaal van de tafel (logic/serenissima_table.js): één regel per wijziging, nieuwste eerst
     se_count_good: '{n} {good}', se_told_joined: '{name} doet mee als {power}',
     se_told_started: 'Het spel begint: ronde 1 — iedereen biedt in het geheim om de spelvolgorde',

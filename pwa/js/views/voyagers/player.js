@@ -71,7 +71,7 @@ export async function mount(root, { code, navigate }) {
       ${discarding ? html`<p class="why">VV12 · ${t('vv_discard_help', { n: hand.length, m: excess, limit: V.handLimit(rs()) })}</p>` : ''}
       ${hand.length ? displayCards(state, { cards: hand, pick: playable ? { prefix: 'hand', selected: ui.hand } : null }) : html`<p class="muted">${t('vv_hand_empty')}</p>`}
       ${discarding ? checkedButton(V.discardCheck(state, rs(), me, chosen), 'discard-send', t('vv_discard_send'), { cls: 'primary' }) : ''}
-      ${playable && hand.length ? checkedButton(chosen.length ? { ok: true } : { ok: false, rule: 'VV20', key: 'vv_r_pick_cards', params: {} }, 'play-send', t('vv_play_send'), { cls: 'ghost' }) : ''}
+      ${playable && hand.length ? checkedButton(V.playCheck(state, me, chosen), 'play-send', t('vv_play_send'), { cls: 'ghost' }) : ''}
     </section>`;
   }
 
