@@ -81,6 +81,8 @@ const STRINGS = {
     req_deliver: 'Deliver', req_ship_level: 'A ship with {part} ≥ {n}', req_fleet: 'A fleet of {n} ships',
     req_visit: 'Visit {place}', req_cargo: 'Carry {good} from {from} to {to}', req_win_fight: 'Win a sea fight',
     pattern: 'pattern', name_required: 'Type your name.', character_required: 'Pick a character.',
+    r_rested: 'This ship was attacked in round {last}; not again before round {next}.',
+    r_undo_none: 'Nothing to take back: one step back, never twice in a row, and a roll stays rolled.',
     // the table's story (one line per change), the "now" strip, taps that wait for the network
     feed_h: 'At the table', feed_empty: 'Nothing has happened yet.', nothing: 'nothing',
     told_joined: '{name} joins the table as {land}', told_started: 'The game begins — {name} plays first',
@@ -212,6 +214,8 @@ const STRINGS = {
     req_deliver: 'Lever', req_ship_level: 'Een schip met {part} ≥ {n}', req_fleet: 'Een vloot van {n} schepen',
     req_visit: 'Bezoek {place}', req_cargo: 'Breng {good} van {from} naar {to}', req_win_fight: 'Win een zeeslag',
     pattern: 'patroon', name_required: 'Vul je naam in.', character_required: 'Kies een karakter.',
+    r_rested: 'Dit schip werd in ronde {last} aangevallen; pas in ronde {next} weer.',
+    r_undo_none: 'Er is niets terug te draaien: één stap terug, niet twee keer achter elkaar, en een worp blijft staan.',
     feed_h: 'Aan tafel', feed_empty: 'Er is nog niets gebeurd.', nothing: 'niets',
     told_joined: '{name} schuift aan als {land}', told_started: 'Het spel begint — {name} begint',
     told_rolled: '{name} gooit {move} om te varen · de witte stenen geven {gains}',

@@ -482,6 +482,7 @@ def test_the_pure_cut_checks_name_their_rules(table: dict[str, Any]) -> None:
     result = table["anna"].page.evaluate("""async () => {
       const V = await import('/js/logic/voyagers.js');
       const rs = { hand_limit: 8, house_rules: { min_bid_cards: 1 },
+                   cuts: { doubloons: 1, remove_at_least: 1, swap_remove_at_least: 2 },
                    reputation: { fastest_fleet: 2, gold_per_point: 2, smuggled_penalty: 1 } };
       const display = ['a', 'b', 'c'].map((id) => ({ id, name: id, kind: 'common', doubloons: 0 }));
       const players = [{ id: 'p1', name: 'A', gold: 0 }, { id: 'p2', name: 'B', gold: 1 }];

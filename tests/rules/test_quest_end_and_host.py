@@ -30,7 +30,7 @@ from tests.rules.quest import (
 )
 
 VIEW_KEYS = {"code", "game", "version", "phase", "round", "seed_hash", "seed", "host", "you",
-             "turn", "players", "offers", "combat", "event", "winner"}
+             "turn", "players", "offers", "combat", "attacked", "event", "winner", "can_undo"}
 PLAYER_KEYS = {"id", "name", "character", "land_resource", "resources", "ships", "level",
                "completed", "quest_count", "quests", "skip_turns", "skip_reason"}
 

@@ -319,4 +319,6 @@ def view_header(state: State, viewer: Viewer) -> State:
         "you": viewer.player if viewer.player in state["players"] else None,
         "seed_hash": state["seed_hash"],
         "seed": state["seed"] if state["phase"] == "finished" else None,
+        # whether the host may take the last change back (one step, not a roll: core._decide_undo)
+        "can_undo": bool(state.get("_undo")) and not state["_undo"]["rolled"],
     }

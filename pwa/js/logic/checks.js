@@ -76,10 +76,9 @@ export function lobbyStart(state, table) {
   return table();
 }
 
-/**
- * The host takes the last change back. Whether there is one that may be undone (not twice in a row,
- * not a roll or a draw) the view does not say: the server answers that.
- */
+/** The host takes the last change back: one step, not twice in a row, and never a roll or a draw. */
 export function undoCheck(state) {
-  return hostOnly(state);
+  const host = hostOnly(state);
+  if (!host.ok) return host;
+  return state.can_undo ? OK : no('undo', 'r_undo_none');
 }

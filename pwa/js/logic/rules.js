@@ -10,7 +10,6 @@ export { missing, playerById, total };
 
 const COST_RULE = { sails: 'U3', cannons: 'U4', crew: 'U1', quest: 'U5' };
 /** S1: the least players of a game. The ruleset does not carry this number (the server's code does). */
-const LEAST_PLAYERS = 2;
 
 /** The quest levels in order (Q2), from the ruleset. */
 export const levels = (ruleset) => (ruleset && ruleset.levels) || [];
@@ -316,9 +315,9 @@ export function canEndTurn(state, me) {
 // ---- the lobby and the host ------------------------------------------------------------------
 
 /** S1: the host starts once enough players sit at the table. */
-export function canStart(state) {
-  return lobbyStart(state, () => (state.players.length < LEAST_PLAYERS
-    ? no('S1', 'r_players', { n: LEAST_PLAYERS, m: state.players.length }) : OK));
+export function canStart(state, ruleset) {
+  return lobbyStart(state, () => (state.players.length < ruleset.min_players
+    ? no('S1', 'r_players', { n: ruleset.min_players, m: state.players.length }) : OK));
 }
 
 /** The host corrects a player's resources (never below zero), once the game has started. */
@@ -340,7 +339,9 @@ export function canAttack(state, ruleset, me, ship, target, targetShip) {
     return no('C1', 'r_no_target');
   }
   if (effects(state, ruleset).no_combat) return no('E1', 'r_event_ban', { title: state.event.title });
-  return OK; // C3 (a ship just attacked rests a round): the view does not say when a ship was attacked
+  const last = (state.attacked || {})[`${target}/${targetShip}`];
+  if (last !== undefined && state.round <= last + 1) return no('C3', 'r_rested', { last, next: last + 2 }); // C3: a ship just attacked rests a round
+  return OK;
 }
 
 /** My side in the current fight: 'attacker', 'defender' or null. */
@@ -483,7 +484,7 @@ export function checkAction(state, ruleset, me, action, { dice = false } = {}) {
     case 'keep': return canKeep(state, ruleset, me, a.resources);
     case 'fish': return canFish(state, ruleset, me, a.resources);
     case 'adjust': return canAdjust(state, a.player, a.resources);
-    case 'start': return canStart(state);
+    case 'start': return canStart(state, ruleset);
     case 'join': return joinCheck(state, ruleset, a.character);
     case 'undo': return undoCheck(state);
     default: return null;

@@ -1,16 +1,12 @@
 // Pure: Voyagers' Venture's state view (+ ruleset) in, what a player may do now out — each refusal
 // names its rule (games/voyagers/RULES.md, VV1–VV20) and a string key with its parameters. The
 // server has the last word (games/voyagers/decide.py); these checks mirror it to explain a disabled
-// button before it is pressed, every number from the ruleset and its house rules but the three below,
-// and tests/differential holds them to the server's answers over generated games.
+// button before it is pressed, every number from the ruleset and its house rules, and
+// tests/differential holds them to the server's answers over generated games.
 import { OK, forbidden, hostOnly, joinCheck, lobbyStart, nameOf, no, playerById, seated, undoCheck } from './checks.js';
 
 export { nameOf, playerById };
 
-// The cuts' own sizes (VV7–VV9): the ruleset does not carry them (the server's code does).
-const DOUBLOON = 1; // VV7: a cut by doubloon places one gold doubloon
-const REMOVE_LEAST = 1; // VV8: remove one or more cards
-const SWAP_LEAST = 2; // VV9: remove two or more cards for one
 
 export const handLimit = (ruleset) => ruleset.hand_limit;
 const minBid = (ruleset) => ruleset.house_rules.min_bid_cards;
@@ -73,7 +69,7 @@ export function disagreeCheck(state, ruleset, me) {
   const base = voteCheck(state, me);
   if (!base.ok) return base;
   const gold = playerById(state, me).gold;
-  const canCut = (gold >= DOUBLOON && outsideBid(state).length > 0) || state.bid.cards.length - REMOVE_LEAST >= minBid(ruleset);
+  const canCut = (gold >= ruleset.cuts.doubloons && outsideBid(state).length > 0) || state.bid.cards.length - ruleset.cuts.remove_at_least >= minBid(ruleset);
   return canCut ? OK : no('VV6', 'vv_r_no_cut', { n: state.bid.cards.length, gold });
 }
 
@@ -92,11 +88,11 @@ export function cutCheck(state, ruleset, me, cut) {
     if (!cut.card) return no('VV7', 'vv_r_pick_outside');
     if (!outside.has(cut.card)) return no('VV7', 'vv_r_in_bid', { card: cardName(state, cut.card) });
     const gold = playerById(state, me).gold;
-    return gold >= DOUBLOON ? OK : no('VV7', 'vv_r_gold', { n: gold, m: DOUBLOON });
+    return gold >= ruleset.cuts.doubloons ? OK : no('VV7', 'vv_r_gold', { n: gold, m: ruleset.cuts.doubloons });
   }
   if (cut.kind === 'remove') {
     const removed = cut.cards || [];
-    if (removed.length < REMOVE_LEAST) return no('VV8', 'vv_r_remove_least', { n: REMOVE_LEAST, m: removed.length });
+    if (removed.length < ruleset.cuts.remove_at_least) return no('VV8', 'vv_r_remove_least', { n: ruleset.cuts.remove_at_least, m: removed.length });
     if (removed.some((c) => !inBid.has(c))) return no('VV8', 'vv_r_not_in_bid');
     const least = minBid(ruleset);
     const kept = state.bid.cards.length - removed.length;
@@ -105,7 +101,7 @@ export function cutCheck(state, ruleset, me, cut) {
   if (cut.kind === 'swap') {
     const removed = cut.remove || [];
     if (removed.some((c) => !inBid.has(c))) return no('VV9', 'vv_r_not_in_bid');
-    if (removed.length < SWAP_LEAST) return no('VV9', 'vv_r_remove_least', { n: SWAP_LEAST, m: removed.length });
+    if (removed.length < ruleset.cuts.swap_remove_at_least) return no('VV9', 'vv_r_remove_least', { n: ruleset.cuts.swap_remove_at_least, m: removed.length });
     if (!cut.add) return no('VV9', 'vv_r_pick_outside');
     return outside.has(cut.add) ? OK : no('VV9', 'vv_r_in_bid', { card: cardName(state, cut.add) });
   }

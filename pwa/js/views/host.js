@@ -12,7 +12,8 @@ import { story } from '../logic/story.js';
 import { barChart, lineChart } from '../charts.js';
 import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
-import { feed, nowStrip, stripClick, tapItems } from './parts.js';
+import { checkedButton, feed, nowStrip, stripClick, tapItems } from './parts.js';
+import { undoCheck } from '../logic/checks.js';
 
 export async function mount(root, { code }) {
   const hostToken = tokensFor(code).host;
@@ -58,9 +59,9 @@ export async function mount(root, { code }) {
       ${taps.length ? nowStrip(html`<strong>${t('host_panel')}</strong>`, taps) : ''}
       <section class="card"><h1>${t('host_panel')} <span class="mono">${code}</span></h1>
         <p>${state.phase === 'lobby' ? t('lobby') : state.phase === 'finished' ? t('finished') : t('round', { n: state.round })}</p>
-        ${state.phase === 'lobby' ? (canStart(state).ok ? html`<button type="button" id="host-start" class="primary wide">${t('start_game')}</button>`
-          : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${explain(canStart(state))}</p>`) : ''}
-        ${state.phase === 'playing' ? html`<button type="button" id="host-undo">${t('undo')}</button>` : ''}
+        ${state.phase === 'lobby' ? (canStart(state, rs).ok ? html`<button type="button" id="host-start" class="primary wide">${t('start_game')}</button>`
+          : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${explain(canStart(state, rs))}</p>`) : ''}
+        ${state.phase === 'playing' ? checkedButton(undoCheck(state), 'host-undo', t('undo')) : ''}
         <nav class="links">
           ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${tokensFor(code).player ? t('lobby') : t('join_as_player')}</a>` : ''}
           ${tokensFor(code).player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}

@@ -145,10 +145,11 @@ def _join(state: State, action: Action, actor: Viewer) -> list[Event]:
 def _start(state: State, action: Action, actor: Viewer) -> list[Event]:
     require_host(actor, "start het spel", "starts the game")
     require_lobby(state)
-    if len(state["order"]) < 2:
+    least = _rules(state).data["min_players"]
+    if len(state["order"]) < least:
         raise RuleViolation("S1", text(
-            f"Er zijn minstens 2 spelers nodig; er is er {len(state['order'])}.",
-            f"At least 2 players are needed; there are {len(state['order'])}."))
+            f"Er zijn minstens {least} spelers nodig; er is er {len(state['order'])}.",
+            f"At least {least} players are needed; there are {len(state['order'])}."))
     random_order = flag(action, "random_order", False)
     number = state["counters"]["draws"]
     draws: list[int] = []

@@ -73,6 +73,7 @@ def shared_view(state: State, before: tuple[State, State] | None = None) -> Stat
         "players": [kept.get(pid) or _player(rules, state["players"][pid]) for pid in state["order"]],
         "offers": state["offers"],
         "combat": state["combat"],
+        "attacked": state["attacked"],  # C3: "player/ship" → the round it was last attacked
         "event": old_view["event"] if same_event else _event(rules, event),
         "winner": state["winner"],
     }

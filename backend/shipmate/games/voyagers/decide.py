@@ -277,10 +277,10 @@ def _cut_doubloon(state: State, action: Action, pid: str) -> dict[str, Any]:
         raise RuleViolation("VV7", text(
             f"De dubloen gaat op een kaart buiten het bod; {card} zit in het bod.",
             f"The doubloon goes on a card outside the bid; {card} is in the bid."))
-    gold = state["players"][pid]["gold"]
-    if gold < 1:
-        raise RuleViolation("VV7", text(f"Je hebt {gold} gouden dubloenen; er is er 1 nodig.",
-                                        f"You have {gold} gold doubloons; 1 is needed."))
+    gold, price = state["players"][pid]["gold"], BASE["cuts"]["doubloons"]
+    if gold < price:
+        raise RuleViolation("VV7", text(f"Je hebt {gold} gouden dubloenen; er is er {price} nodig.",
+                                        f"You have {gold} gold doubloons; {price} is needed."))
     # VV7: the bid may keep its size; the doubloon rides on that card until someone takes it
     return {"cards": list(state["bid"]["cards"]), "removed": [], "added": None, "doubloon_on": card}
 
@@ -301,7 +301,7 @@ def _removal(state: State, action: Action, key: str, least: int, rule: str) -> l
 
 @cuts("remove")
 def _cut_remove(state: State, action: Action, pid: str) -> dict[str, Any]:
-    removed = _removal(state, action, "cards", 1, "VV8")  # VV8: remove one or more cards
+    removed = _removal(state, action, "cards", BASE["cuts"]["remove_at_least"], "VV8")  # VV8: one or more
     kept = [c for c in state["bid"]["cards"] if c not in removed]
     least = settings(state)["min_bid_cards"]
     if len(kept) < least:
@@ -313,7 +313,7 @@ def _cut_remove(state: State, action: Action, pid: str) -> dict[str, Any]:
 
 @cuts("swap")
 def _cut_swap(state: State, action: Action, pid: str) -> dict[str, Any]:
-    removed = _removal(state, action, "remove", 2, "VV9")  # VV9: remove two or more …
+    removed = _removal(state, action, "remove", BASE["cuts"]["swap_remove_at_least"], "VV9")  # two or more
     added = one_of(action, "add", [c["id"] for c in state["display"]])
     if added in state["bid"]["cards"]:
         raise RuleViolation("VV9", text(

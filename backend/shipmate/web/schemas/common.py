@@ -189,6 +189,8 @@ class StateHeaderSchema(Schema):
     seed_hash = fields.String(required=True)
     seed = fields.String(required=True, allow_none=True,
                          metadata={"description": "null until the game is finished"})
+    can_undo = fields.Boolean(required=True, metadata={
+        "description": "whether the host may take the last change back (one step back, never a roll)"})
 
 
 class ErrorSchema(Schema):

@@ -397,6 +397,8 @@ class StateViewSchema(StateHeaderSchema):
     players = fields.List(fields.Nested(PlayerViewSchema), required=True)
     offers = fields.List(fields.Nested(OfferViewSchema), required=True)
     combat = fields.Nested(CombatViewSchema, required=True, allow_none=True)
+    attacked = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True, metadata={
+        "description": 'C3: "player/ship" → the round that ship was last attacked (it rests the next round)'})
     event = fields.Nested(EventCardSchema, required=True, allow_none=True)
     winner = fields.String(required=True, allow_none=True)
 

@@ -10,8 +10,9 @@ import { hostItems, tellers } from '../../logic/voyagers_table.js';
 import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
 import { listen, paintSwatches, swatch } from '../../ui.js';
-import { feed, nowStrip, stripClick, tapItems } from '../parts.js';
+import { checkedButton, feed, nowStrip, stripClick, tapItems } from '../parts.js';
 import { bidPanel, displayCards, playersList, rankingTable, yearLine } from './parts.js';
+import { undoCheck } from '../../logic/checks.js';
 
 const FEED_LINES = 6;
 
@@ -71,7 +72,7 @@ export async function mount(root, { code }) {
         ${mine.player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${t('lobby')}</a>` : ''}</nav>
-        ${state.phase === 'playing' ? html`<button type="button" id="host-undo">${t('undo')}</button>` : ''}
+        ${state.phase === 'playing' ? checkedButton(undoCheck(state), 'host-undo', t('undo')) : ''}
         <p>${t('seed_hash')}: <code id="seed-hash" class="mono wrap">${state.seed_hash}</code></p></section>
       ${state.phase !== 'lobby' ? feed(story(events, tellers, { state, ruleset: rs, events }, { limit: FEED_LINES })) : ''}
       ${displayForm()}${orderForm()}
