@@ -32,6 +32,7 @@ export const api = {
   join: (code, name, character) => request('POST', `/api/games/${encodeURIComponent(code)}/players`, { body: { name, character } }),
   state: (code, token) => request('GET', `/api/games/${encodeURIComponent(code)}`, { token }),
   ruleset: (code) => request('GET', `/api/games/${encodeURIComponent(code)}/ruleset`),
+  defaultRuleset: (game) => request('GET', `/api/rulesets/${encodeURIComponent(game)}`),
   events: (code, since, token) => request('GET', `/api/games/${encodeURIComponent(code)}/events?since=${since}`, { token }),
   /** Post an action; a retry of the same action passes the same `key`, so it is applied once. */
   act: (code, token, action, key = newKey()) => request('POST', `/api/games/${encodeURIComponent(code)}/actions`, { token, body: action, idempotencyKey: key }),

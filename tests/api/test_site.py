@@ -81,3 +81,15 @@ def test_the_openapi_document_covers_every_route_action_and_error(live_server: s
     assert upgrade["properties"]["part"]["enum"] == ["sails", "cannons", "crew"]
     assert upgrade.get("additionalProperties") is False
     assert {"error", "message"} <= set(spec["components"]["schemas"]["Error"]["required"])
+
+
+def test_a_games_ruleset_with_its_house_defaults_comes_before_any_game(live_server: str) -> None:
+    """The create form reads the numbers it starts from (GET /api/rulesets/{game}) from the server."""
+    quest = requests.get(f"{live_server}/api/rulesets/quest1607", timeout=10)
+    assert quest.status_code == 200 and quest.headers["Cache-Control"] == "public, max-age=3600"
+    assert quest.json()["quests_per_level"] == {"default": 2, "allowed": [1, 2, 3]}
+    assert quest.json()["sunk_crew"] == 1 and quest.json()["caps"]["ships"] == 3
+    voyagers = requests.get(f"{live_server}/api/rulesets/voyagers", timeout=10).json()
+    assert voyagers["house_defaults"]["starting_gold"] == 2
+    unknown = requests.get(f"{live_server}/api/rulesets/chess", headers={"Accept-Language": "nl"}, timeout=10)
+    assert unknown.status_code == 404 and unknown.json()["message"] == "Shipmate kent geen spel 'chess'."

@@ -77,6 +77,14 @@ def state(code: str) -> Response:
     return _json(service.view(code, bearer_token()))
 
 
+@bp.get("/api/rulesets/<game>")
+def default_ruleset(game: str) -> Response:
+    """Return a game's ruleset with its house defaults, before any game is made (the create form's)."""
+    response = _json(service.default_ruleset(game))
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
 @bp.post("/api/games/<code>/dice-device")
 def dice_device(code: str) -> Response:
     """Link a table device that rolls for whoever's turn it is (host only); the answer holds its link."""

@@ -71,6 +71,17 @@ class GameNotFound(ApiError):
         super().__init__(text(f"Er is geen spel met code {code!r}.", f"There is no game with code {code!r}."))
 
 
+class UnknownGameKind(ApiError):
+    """No game of this name is played here."""
+
+    status = 404
+    code = "not_found"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(text(f"Shipmate kent geen spel {name!r}.",
+                              f"Shipmate plays no game called {name!r}."))
+
+
 class StaleVersion(ApiError):
     """The client's `expected_version` is not the game's version: nothing was done."""
 

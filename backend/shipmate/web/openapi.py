@@ -158,6 +158,12 @@ def build_spec() -> dict[str, Any]:
         "requestBody": {"required": True, "content": {"application/json": {"schema": "Join"}}},
         "responses": {201: _json("Joined", "Joined"), **_errors(400, 404, 409, 413, 429, 503)},
     }})
+    spec.path(path="/api/rulesets/{game}", parameters=[{
+        "name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(GAMES)},
+    }], operations={"get": {
+        "summary": "A game's ruleset with its house defaults, before any game is made",
+        "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(404)},
+    }})
     spec.path(path="/api/games/{code}/dice-device", parameters=[CODE], operations={"post": {
         "summary": "Link a table device that rolls for whoever's turn it is (host only; games with dice)",
         "security": bearer,

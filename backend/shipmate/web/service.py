@@ -26,7 +26,9 @@ from ..rules import (
     Viewer,
     create,
     event_view_for,
+    game_names,
     has_dice_device,
+    ruleset,
     text,
     view_for,
 )
@@ -41,6 +43,7 @@ from .errors import (
     RateLimited,
     StaleVersion,
     Unauthorized,
+    UnknownGameKind,
     refusal,
 )
 from .schemas import for_game, load_creation
@@ -165,6 +168,14 @@ def link_dice_device(code: str, token: str | None) -> dict[str, str]:
     url = f"{site_url()}/dice/{code}#device={device_token}"
     return {"token": device_token, "url": url,
             "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2, dark="#000")}
+
+
+def default_ruleset(game: str) -> dict[str, Any]:
+    """Return the ruleset a new game of `game` is played with when no option is changed (404 for none)."""
+    if game not in game_names():
+        raise UnknownGameKind(game)
+    state, _ = create(game, "RULESET", {}, "00" * 32)
+    return ruleset(state)
 
 
 def create_game(body: Any) -> dict[str, str]:

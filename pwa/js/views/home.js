@@ -5,22 +5,52 @@ import { t } from '../i18n.js';
 import { GAMES, rememberGame } from '../games.js';
 import { errorText, toast } from '../ui.js';
 
+/** The create form's settings of each game, from its ruleset's house defaults (the server's numbers). */
+function defaultsOf(game, rs) {
+  if (game === 'serenissima') {
+    const house = rs.house_defaults;
+    return { foreignPrice: house.foreign_price, paidTo: house.foreign_paid_to, rounds: house.rounds ?? '' };
+  }
+  if (game === 'voyagers') {
+    const house = rs.house_defaults;
+    return { startingGold: house.starting_gold, minBid: house.min_bid_cards };
+  }
+  return { quests: rs.quests_per_level.default, questChoices: rs.quests_per_level.allowed, sunkCrew: rs.sunk_crew,
+    ships: rs.caps.ships, defenderOnly: rs.surrender_by === 'defender', lapse: rs.offers_lapse };
+}
+
+/** A few choices around a default, as a picker offers them (the server checks the bounds). */
+const around = (value, least, most) => Array.from({ length: Math.max(most, value) - least + 1 }, (_, i) => least + i);
+
 export function mount(root, { navigate }) {
-  const ui = {
-    game: 'quest1607', quests: 2, sunkCrew: 1, ships: 3, defenderOnly: false, lapse: true, randomOrder: false, code: '',
-    foreignPrice: 200, paidTo: 'bank', rounds: '', startingGold: 2, minBid: 1,
-  };
+  const ui = { game: 'quest1607', randomOrder: false, code: '' };
+  const defaults = {}; // game → its form settings as the ruleset has them
+
+  /** Load a game's house defaults once (the form waits for them), then draw. */
+  async function choose(game) {
+    ui.game = game;
+    if (!defaults[game]) {
+      try {
+        defaults[game] = defaultsOf(game, await api.defaultRuleset(game));
+      } catch (error) {
+        toast(errorText(error), 'error');
+        return;
+      }
+    }
+    Object.assign(ui, defaults[game]);
+    draw();
+  }
 
   function questOptions() {
     return html`<fieldset><legend>${t('quests_per_level')}</legend>
-            ${[1, 2, 3].map((n) => html`<label class="chip"><input type="radio" name="quests" value="${n}" ${n === ui.quests ? html`checked` : ''}> ${n}</label>`)}
+            ${ui.questChoices.map((n) => html`<label class="chip"><input type="radio" name="quests" value="${n}" ${n === ui.quests ? html`checked` : ''}> ${n}</label>`)}
           </fieldset>
           <fieldset><legend>${t('house_rules')}</legend>
             <label class="check"><input id="random-order" type="checkbox" ${ui.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
             <label>${t('sunk_crew')}
-              <select id="sunk-crew">${[1, 2, 3].map((n) => html`<option value="${n}" ${n === ui.sunkCrew ? html`selected` : ''}>${n}</option>`)}</select></label>
+              <select id="sunk-crew">${around(ui.sunkCrew, 1, 3).map((n) => html`<option value="${n}" ${n === ui.sunkCrew ? html`selected` : ''}>${n}</option>`)}</select></label>
             <label>${t('max_ships')}
-              <select id="max-ships">${[1, 2, 3, 4, 5].map((n) => html`<option value="${n}" ${n === ui.ships ? html`selected` : ''}>${n}</option>`)}</select></label>
+              <select id="max-ships">${around(ui.ships, 1, 5).map((n) => html`<option value="${n}" ${n === ui.ships ? html`selected` : ''}>${n}</option>`)}</select></label>
             <label class="check"><input id="defender-only" type="checkbox" ${ui.defenderOnly ? html`checked` : ''}> ${t('defender_only')}</label>
             <label class="check"><input id="offers-lapse" type="checkbox" ${ui.lapse ? html`checked` : ''}> ${t('offers_lapse')}</label>
           </fieldset>`;
@@ -38,30 +68,29 @@ export function mount(root, { navigate }) {
     return html`<fieldset><legend>${t('house_rules')}</legend>
       <label class="check"><input id="random-order" type="checkbox" ${ui.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
       <label>${t('opt_starting_gold')} <input id="starting-gold" type="number" min="0" inputmode="numeric" value="${ui.startingGold}"></label>
-      <label>${t('opt_min_bid')} <select id="min-bid">${[0, 1, 2].map((n) => html`<option value="${n}" ${n === ui.minBid ? html`selected` : ''}>${n}</option>`)}</select></label>
+      <label>${t('opt_min_bid')} <select id="min-bid">${around(ui.minBid, 0, 2).map((n) => html`<option value="${n}" ${n === ui.minBid ? html`selected` : ''}>${n}</option>`)}</select></label>
     </fieldset>`;
   }
 
+  /** The options of the new game: only what differs from the ruleset's house defaults is sent. */
   function options() {
+    const base = defaults[ui.game];
+    const house = {};
     if (ui.game === 'serenissima') {
-      const house = {};
-      if (ui.foreignPrice !== 200) house.foreign_price = ui.foreignPrice;
-      if (ui.paidTo !== 'bank') house.foreign_paid_to = ui.paidTo;
-      if (ui.rounds !== '') house.rounds = Number(ui.rounds);
+      if (ui.foreignPrice !== base.foreignPrice) house.foreign_price = ui.foreignPrice;
+      if (ui.paidTo !== base.paidTo) house.foreign_paid_to = ui.paidTo;
+      if (ui.rounds !== base.rounds) house.rounds = ui.rounds === '' ? null : Number(ui.rounds);
       return Object.keys(house).length ? { house_rules: house } : {};
     }
     if (ui.game === 'voyagers') {
-      const house = {};
-      if (ui.startingGold !== 2) house.starting_gold = ui.startingGold;
-      if (ui.minBid !== 1) house.min_bid_cards = ui.minBid;
+      if (ui.startingGold !== base.startingGold) house.starting_gold = ui.startingGold;
+      if (ui.minBid !== base.minBid) house.min_bid_cards = ui.minBid;
       return Object.keys(house).length ? { house_rules: house } : {};
     }
-    // Only what differs from the ruleset's house defaults is sent (RULES.md marks them).
-    const house = {};
-    if (ui.sunkCrew !== 1) house.sunk_crew = ui.sunkCrew;
-    if (ui.ships !== 3) house.caps = { ships: ui.ships };
-    if (ui.defenderOnly) house.surrender_by = 'defender';
-    if (!ui.lapse) house.offers_lapse = false;
+    if (ui.sunkCrew !== base.sunkCrew) house.sunk_crew = ui.sunkCrew;
+    if (ui.ships !== base.ships) house.caps = { ships: ui.ships };
+    if (ui.defenderOnly !== base.defenderOnly) house.surrender_by = ui.defenderOnly ? 'defender' : 'either';
+    if (ui.lapse !== base.lapse) house.offers_lapse = ui.lapse;
     const quest = { quests_per_level: ui.quests };
     if (Object.keys(house).length) quest.house_rules = house;
     return quest;
@@ -86,7 +115,7 @@ export function mount(root, { navigate }) {
           <fieldset class="game-choice"><legend>${t('game')}</legend>
             ${GAMES.map((g) => html`<label class="chip"><input type="radio" name="game" id="game-${g}" value="${g}" ${g === ui.game ? html`checked` : ''}> ${t(`game_${g}`)}</label>`)}
           </fieldset>
-          ${ui.game === 'quest1607' ? questOptions() : otherOptions()}
+          ${!defaults[ui.game] ? html`<p class="loading">…</p>` : ui.game === 'quest1607' ? questOptions() : otherOptions()}
           <button type="submit" class="primary wide">${t('create')}</button>
         </form>
       </section>
@@ -107,7 +136,7 @@ export function mount(root, { navigate }) {
       if (code.length === 6) navigate(`/join/${code}`);
       return;
     }
-    if (event.target.id === 'create-form') {
+    if (event.target.id === 'create-form' && defaults[ui.game]) {
       const button = event.target.querySelector('button[type=submit]');
       button.disabled = true;
       try {
@@ -124,7 +153,7 @@ export function mount(root, { navigate }) {
 
   function onChange(event) {
     const el = event.target;
-    if (el.name === 'game' && el.value !== ui.game) { ui.game = el.value; draw(); return; }
+    if (el.name === 'game' && el.value !== ui.game) { choose(el.value); return; }
     if (el.name === 'quests') ui.quests = Number(el.value);
     if (el.id === 'foreign-price') ui.foreignPrice = Math.max(0, Number(el.value) || 0);
     if (el.id === 'paid-to') ui.paidTo = el.value;
@@ -148,7 +177,7 @@ export function mount(root, { navigate }) {
   root.addEventListener('input', onChange);
   root.addEventListener('change', onChange);
   root.addEventListener('click', onClick);
-  draw();
+  choose(ui.game);
   return {
     refresh: draw,
     unmount() {
