@@ -2,7 +2,7 @@
 // last fight, and what needs a player now (the phone's strip), most urgent first. No DOM, no I/O.
 import { t, tx } from '../i18n.js';
 import { formatDelta, resourcesOrNothing } from './format.js';
-import { allowance, playerById, total } from './rules.js';
+import { allowance, fishCount, playerById, total } from './rules.js';
 
 const res = resourcesOrNothing;
 
@@ -214,7 +214,7 @@ function fightItems(state, ruleset, me, combat, checks) {
     return [{ id: 'keep', tone: 'wait', text: t('now_wait_keep', { name: otherName }), buttons: [] }];
   }
   if (combat.stage === 'fishing') {
-    if (combat.winner === me) return [{ id: 'fish', tone: 'act', text: t('now_fish', { n: Math.min(ruleset.fish || 0, total(combat.water)) }), buttons: [{ id: 'do-fish', label: t('now_choose'), href: '#combat-h', cls: 'primary' }] }];
+    if (combat.winner === me) return [{ id: 'fish', tone: 'act', text: t('now_fish', { n: fishCount(state, ruleset) }), buttons: [{ id: 'do-fish', label: t('now_choose'), href: '#combat-h', cls: 'primary' }] }];
     return [{ id: 'fish', tone: 'wait', text: t('now_wait_fish', { name: otherName }), buttons: [] }];
   }
   const myShot = combat.shooter === me;

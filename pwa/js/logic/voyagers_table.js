@@ -18,7 +18,7 @@ export function listOf(words) {
 }
 
 const nameIn = (state, pid) => V.nameOf(state, pid) || '?';
-const yearOf = (ruleset, round) => ((ruleset && ruleset.first_year) || 1486) + round - 1;
+const yearOf = (ruleset, round) => ruleset.first_year + round - 1;
 
 function colourName(ruleset, id) {
   const colour = ((ruleset && ruleset.colours) || []).find((c) => c.id === id);
@@ -148,7 +148,7 @@ export const tellers = {
     moment: true,
   }),
   TurnOrderSet: (e, ctx) => t('vv_told_order', { names: e.order.map((p) => nameIn(ctx.state, p)).join(' → ') }),
-  RoundBegan: (e, ctx) => t('vv_told_round', { year: e.year, n: e.round, of: (ctx.ruleset && ctx.ruleset.rounds) || 6 }),
+  RoundBegan: (e, ctx) => t('vv_told_round', { year: e.year, n: e.round, of: ctx.ruleset.rounds }),
   GoldSet: (e, ctx) => t('vv_told_gold', { name: nameIn(ctx.state, e.player), n: e.gold }),
   PurchasesClosed: () => t('vv_told_closed'),
   ScoreEntered: (e, ctx) => t('vv_told_scored', { name: nameIn(ctx.state, e.player), n: e.reputation }),
