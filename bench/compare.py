@@ -184,13 +184,13 @@ def redis_bytes_per_game(url: str) -> dict[str, Any]:
 
 
 def run_shipmate(peers: Path, games: int, common: dict[str, str], workers: int | None,
-                 log_dir: Path) -> dict[str, Any]:
+                 log_dir: Path, updates: str) -> dict[str, Any]:
     """Start Redis and gunicorn, run the shipmate target once, measure Redis, stop both."""
     with tempfile.TemporaryDirectory(prefix="shipmate-bench-redis-") as folder, \
             redis_server(Path(folder)) as (redis_url, redis_process), \
             shipmate(redis_url, workers, log_dir / f"gunicorn-{games}.log") as (url, server):
         env = {**common, "PEERS": "shipmate", "SHIPMATE_URL": url, "SHIPMATE_PID": str(server.pid),
-               "SHIPMATE_REDIS_PID": str(redis_process.pid)}
+               "SHIPMATE_REDIS_PID": str(redis_process.pid), "SHIPMATE_UPDATES": updates}
         (result,) = run_sh(peers, env, log_dir / "run.log")
         result.setdefault("detail", {})["redis_store"] = redis_bytes_per_game(redis_url)
         return result
@@ -212,6 +212,7 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
         "errors": result["errors"], "client_cpu_s": detail.get("client_cpu_s"),
         "other_cpu_s": other, "calibration_ms": detail.get("cpu_calibration_ms"),
         "final_ok": detail.get("games_final_state_ok"),
+        "update_bytes": detail.get("update_frame_bytes"),
     }
 
 
@@ -261,6 +262,11 @@ def table(results: list[dict[str, Any]]) -> str:
                 f"  {games} games vs {peer['peer']}: actions/s ×{speed:.2f}, "
                 f"p50 ×{mine['p50'] / peer['p50']:.2f}, p99 ×{mine['p99'] / peer['p99']:.2f}, "
                 f"CPU per action ×{per_action:.2f}, RSS ×{mine['rss_mb'] / peer['rss_mb']:.2f}")
+    for row in rows:
+        if row["update_bytes"]:
+            sizes = row["update_bytes"]
+            lines.append(f"  {row['peer']} at {row['games']} games: bytes per update frame, mean "
+                         f"{sizes['mean']:.0f}, max {sizes['max']} (the peers' clients do not count theirs)")
     stores = {r["games"]: r["detail"]["redis_store"] for r in results if "redis_store" in r.get("detail", {})}
     for store in stores.values():
         lines.append(f"  Redis after Shipmate's (last) run: {store}")
@@ -279,6 +285,8 @@ def main() -> int:
                         help="rounds of every run, alternated (the table adds medians and ratios of medians)")
     parser.add_argument("--peers", default="boardgameio colyseus", help="peers to run beside Shipmate")
     parser.add_argument("--peers-dir", type=Path, default=PEERS)
+    parser.add_argument("--updates", choices=("patch", "full"), default="patch",
+                        help="how Shipmate's sockets get each change (the web app asks for patches)")
     parser.add_argument("--table", type=Path, metavar="RESULTS_JSONL",
                         help="print the table of a saved run (its results.jsonl) and run nothing")
     args = parser.parse_args()
@@ -298,7 +306,7 @@ def main() -> int:
             common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
             if args.peers.strip():
                 results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
-            results.append(run_shipmate(peers, games, common, args.workers, log_dir))
+            results.append(run_shipmate(peers, games, common, args.workers, log_dir, args.updates))
     with (log_dir / "results.jsonl").open("w") as out:
         for result in results:
             out.write(json.dumps(result) + "\n")

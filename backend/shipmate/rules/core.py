@@ -50,8 +50,9 @@ SharedView = Callable[[State, "tuple[State, State] | None"], State]
 """Make the shared part of the views of a state; given (the state before, its shared part), reuse
 what the change left alone: the same objects for the same data."""
 
-PersonalView = Callable[[State, State, Viewer], State]
-"""Make one viewer's view of a state from its shared part (shared, state, viewer)."""
+PersonalView = Callable[[State, State, Viewer, "tuple[State, State] | None"], State]
+"""Make one viewer's view of a state from its shared part (shared, state, viewer, before); given
+(the state before, this viewer's view of it), reuse what the change left alone."""
 
 
 class Game(Protocol):
@@ -277,6 +278,8 @@ class Views:
         self.state = state
         self._game = _game_of(state)
         self._before = before
+        if before is not None:
+            before._before = None  # one step back is all it needs: no chain of versions is kept
         self._shared: State | None = None
         self._views: dict[Viewer, State] = {}
 
@@ -284,14 +287,9 @@ class Views:
         """Return the shared part (None for a game without one), made once."""
         if self._shared is None and self._game.shared_view is not None:
             before = self._before
-            known = None if before is None else before.known_shared()
+            known = None if before is None or before._shared is None else (before.state, before._shared)
             self._shared = self._game.shared_view(self.state, known)
-            self._before = None  # one step back is all it needs; no chain of versions is kept
         return self._shared
-
-    def known_shared(self) -> tuple[State, State] | None:
-        """Return (state, shared part) when the shared part is made already, else None."""
-        return None if self._shared is None else (self.state, self._shared)
 
     def of(self, viewer: Viewer) -> State:
         """Return the view for `viewer`, made once."""
@@ -301,7 +299,10 @@ class Views:
             if shared is None or self._game.personal_view is None:
                 view = self._game.view_for(self.state, viewer)
             else:
-                view = self._game.personal_view(shared, self.state, viewer)
+                before = self._before
+                known = None if before is None else before._views.get(viewer)
+                earlier = None if before is None or known is None else (before.state, known)
+                view = self._game.personal_view(shared, self.state, viewer, earlier)
             self._views[viewer] = view
         return view
 

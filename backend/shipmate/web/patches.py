@@ -26,11 +26,20 @@ def json_patch(old: Any, new: Any) -> list[Op]:
 
 def _token(key: Any) -> str:
     """Return a key as a JSON Pointer reference token (RFC 6901: ~ and / escaped)."""
-    return str(key).replace("~", "~0").replace("/", "~1")
+    token = str(key)
+    return token.replace("~", "~0").replace("/", "~1") if "~" in token or "/" in token else token
+
+
+LEAVES = (str, int, float, bool, type(None))
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether two values are the same JSON at a glance: the same object, or equal leaves of one type."""
+    return old is new or (type(old) is type(new) and isinstance(old, LEAVES) and old == new)
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
-    if old is new:
+    if _same(old, new):
         return
     kind = type(old)
     if kind is not type(new):  # 1 and True, or 0 and None, are not the same JSON
@@ -49,16 +58,20 @@ def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: list[Op
     changed = 0
     for key, value in old.items():
         if key in new:
+            after = new[key]
+            if _same(value, after):  # most keys: nothing to walk, no path to spell
+                continue
             count = len(mine)
-            _diff(value, new[key], f"{path}/{_token(key)}", mine)
+            _diff(value, after, f"{path}/{_token(key)}", mine)
             changed += len(mine) > count
         else:
             mine.append({"op": "remove", "path": f"{path}/{_token(key)}"})
             changed += 1
-    for key, value in new.items():
-        if key not in old:
-            mine.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})
-            changed += 1
+    if len(new) > len(old) - changed:  # some key is new
+        for key, value in new.items():
+            if key not in old:
+                mine.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})
+                changed += 1
     if path and len(new) > 1 and 2 * changed > len(new):
         ops.append({"op": "replace", "path": path, "value": new})
     else:
@@ -68,7 +81,8 @@ def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: list[Op
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
     if len(old) == len(new):
         for index, (before, after) in enumerate(zip(old, new, strict=True)):
-            _diff(before, after, f"{path}/{index}", ops)
+            if not _same(before, after):
+                _diff(before, after, f"{path}/{index}", ops)
         return
     if len(new) > len(old) and all(a is b or a == b for a, b in zip(old, new, strict=False)):
         ops.extend({"op": "add", "path": f"{path}/-", "value": value} for value in new[len(old):])

@@ -42,14 +42,32 @@ def view_for(state: State, viewer: Viewer) -> State:
     return personal_view(shared_view(state), state, viewer)
 
 
-def personal_view(shared: State, state: State, viewer: Viewer) -> State:
-    """Return `viewer`'s view: the public view (`shared`), with `host`, `you` and their own cards."""
+def personal_view(shared: State, state: State, viewer: Viewer,
+                  before: tuple[State, State] | None = None) -> State:
+    """Return `viewer`'s view: the public view (`shared`), with `host`, `you` and their own cards.
+
+    Given (the state before a change, this viewer's view of it), the viewer's own entry is the very
+    object of the view before while their player is the same object.
+    """
     you = viewer.player if viewer.player in state["players"] else None
     view = {**shared, "host": viewer.host, "you": you}
     if you is not None:
-        cards = _quests(rules_for(state["rules_key"]), state["players"][you])
-        view["players"] = [{**p, "quests": cards} if p["id"] == you else p for p in shared["players"]]
+        own = _own_before(state, you, before)
+        if own is None:
+            entry = next(p for p in shared["players"] if p["id"] == you)
+            own = {**entry, "quests": _quests(rules_for(state["rules_key"]), state["players"][you])}
+        view["players"] = [own if p["id"] == you else p for p in shared["players"]]
     return view
+
+
+def _own_before(state: State, you: str, before: tuple[State, State] | None) -> dict[str, Any] | None:
+    """Return the viewer's own entry of the view before, when the change left their player alone."""
+    if before is None:
+        return None
+    old_state, old_view = before
+    if old_state["players"].get(you) is not state["players"][you]:
+        return None
+    return next((p for p in old_view["players"] if p["id"] == you), None)
 
 
 def shared_view(state: State, before: tuple[State, State] | None = None) -> State:
