@@ -10,7 +10,7 @@ import redis
 
 from shipmate.rules import Viewer, create
 from shipmate.store import GameStore, hash_token
-from shipmate.web.hub import Hub, Update
+from shipmate.web.hub import Hub, Subscription, Update, subscriber
 from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
@@ -51,3 +51,32 @@ def test_an_idle_subscription_survives_its_read_timeouts_without_reconnecting(
     assert hub.reconnects == 0
     assert [r.message for r in caplog.records] == []  # nothing that looks like a failure
     hub.detach(listener)
+
+
+def test_the_subscription_reads_what_redis_pys_own_pubsub_reads(redis_url: str) -> None:
+    """`hub.Subscription` reads a plain connection (RESP2): pinned to redis-py's PubSub on the same
+    messages, a subscription's confirmation, a change's bytes as published, and a ping's pong."""
+    client = subscriber(redis_url, 5)
+    channel = f"pin-{secrets.token_hex(4)}"
+    ours = Subscription(client)
+    ours.connect()
+    theirs = redis.Redis.from_url(redis_url).pubsub()
+    try:
+        ours.subscribe(channel)
+        theirs.subscribe(channel)
+        confirmed = theirs.get_message(timeout=5)
+        assert confirmed is not None
+        name = channel.encode()
+        assert ours.read() == [b"subscribe", name, 1]
+        assert (confirmed["type"], confirmed["channel"], confirmed["data"]) == ("subscribe", name, 1)
+        data = '{"version":7,"é":"\u2603"}'.encode() + bytes(range(256))
+        assert client.publish(channel, data) == 2
+        message = theirs.get_message(timeout=5)
+        assert message is not None and message["type"] == "message"
+        assert message["data"] == data
+        assert ours.read() == [b"message", name, data]
+        ours.ping()
+        assert ours.read()[0] == b"pong"
+    finally:
+        ours.close()
+        theirs.close()

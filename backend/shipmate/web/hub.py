@@ -286,8 +286,15 @@ def _version_of(data: bytes) -> int:
     return int(data[len(PUBLISHED_PREFIX):end])
 
 
-def _as_is(reply: Any) -> Any:
-    return reply
+def subscriber(redis_url: str, idle_check: float) -> redis.Redis:
+    """Return the client whose settings a `Subscription`'s connection takes.
+
+    RESP2 (`protocol=2`): each message is a plain reply. Under RESP3, redis-py 8's default, it is a
+    push notification, whose default handler formats the whole message for a debug log line before
+    handing it over. A read times out after `idle_check` seconds of silence.
+    """
+    return redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2, socket_timeout=idle_check,
+                                protocol=2)
 
 
 class Subscription:
@@ -306,10 +313,6 @@ class Subscription:
     def connect(self) -> None:
         """Open the connection (redis.ConnectionError when Redis cannot be reached)."""
         self._connection.connect()
-        # hiredis hands each message over as a push notification, and redis-py's default handler
-        # formats the whole message for a debug log line before returning it: take it as it is
-        # (PubSub installs its push_handler_func the same way).
-        self._connection._parser.set_pubsub_push_handler(_as_is)
 
     def subscribe(self, *channels: str) -> None:
         """Ask for the channels' messages; each is confirmed by a ``subscribe`` reply."""
@@ -388,8 +391,7 @@ class Hub:
         # reconnects), so every reconnect is followed by a catch-up. A read that times out is a
         # quiet table, not a loss: the hub then pings Redis (`_run`). For a cluster, its seed node
         # hears every PUBLISH.
-        self._client = redis.Redis.from_url(node_url(redis_url), socket_connect_timeout=2,
-                                            socket_timeout=idle_check)
+        self._client = subscriber(redis_url, idle_check)
         self._store = store
         self._show = show
         self._intervals = {"tick": pings, "probe": keepalive}
