@@ -55,6 +55,10 @@ def test_undo_takes_back_the_last_action_unless_it_rolled_or_drew() -> None:
     with pytest.raises(Forbidden):
         apply(traded, {"type": "undo"}, p("p1"))
     refused(rolled(game(2)), {"type": "undo"}, HOST, "undo")
+    # the views say so to the host alone: only the host undoes
+    assert view_for(traded, HOST)["can_undo"] is True
+    assert view_for(rolled(game(2)), HOST)["can_undo"] is False
+    assert view_for(traded, p("p1"))["can_undo"] is view_for(traded, PUBLIC)["can_undo"] is False
 
 
 def test_adjust_is_the_hosts_correction_with_a_reason_for_all_to_see() -> None:

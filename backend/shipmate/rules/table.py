@@ -315,10 +315,20 @@ def view_header(state: State, viewer: Viewer) -> State:
     """Return the fields every game's view opens with; the seed only once the game is finished."""
     return {
         "code": state["code"], "game": state["game"], "version": state["version"],
-        "phase": state["phase"], "host": viewer.host,
-        "you": viewer.player if viewer.player in state["players"] else None,
+        "phase": state["phase"], **viewer_fields(state, viewer),
         "seed_hash": state["seed_hash"],
         "seed": state["seed"] if state["phase"] == "finished" else None,
-        # whether the host may take the last change back (one step, not a roll: core._decide_undo)
-        "can_undo": bool(state.get("_undo")) and not state["_undo"]["rolled"],
+    }
+
+
+def viewer_fields(state: State, viewer: Viewer) -> State:
+    """Return the header's fields that depend on the viewer: `host`, `you` and `can_undo`.
+
+    `can_undo` says whether this viewer may take the last change back: the host only, one step,
+    never a roll (core._decide_undo). It is false for everyone else, so no player's patch carries it.
+    """
+    return {
+        "host": viewer.host,
+        "you": viewer.player if viewer.player in state["players"] else None,
+        "can_undo": viewer.host and bool(state.get("_undo")) and not state["_undo"]["rolled"],
     }

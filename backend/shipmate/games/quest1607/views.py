@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shipmate.rules import PUBLIC, Event, State, Viewer
-from shipmate.rules.table import view_header, without_seed
+from shipmate.rules.table import view_header, viewer_fields, without_seed
 
 from .decide import allowance
 from .ruleset import Rules, rules_for
@@ -44,13 +44,13 @@ def view_for(state: State, viewer: Viewer) -> State:
 
 def personal_view(shared: State, state: State, viewer: Viewer,
                   before: tuple[State, State] | None = None) -> State:
-    """Return `viewer`'s view: the public view (`shared`), with `host`, `you` and their own cards.
+    """Return `viewer`'s view: the public view (`shared`), with `host`, `you`, `can_undo` and their own cards.
 
     Given (the state before a change, this viewer's view of it), the viewer's own entry is the very
     object of the view before while their player is the same object.
     """
-    you = viewer.player if viewer.player in state["players"] else None
-    view = {**shared, "host": viewer.host, "you": you}
+    view = {**shared, **viewer_fields(state, viewer)}
+    you = view["you"]
     if you is not None:
         own = _own_before(state, you, before)
         if own is None:

@@ -190,7 +190,8 @@ class StateHeaderSchema(Schema):
     seed = fields.String(required=True, allow_none=True,
                          metadata={"description": "null until the game is finished"})
     can_undo = fields.Boolean(required=True, metadata={
-        "description": "whether the host may take the last change back (one step back, never a roll)"})
+        "description": "whether this viewer may take the last change back: in the host's view, whether "
+        "the last change can be undone (one step back, never a roll); false in every other view"})
 
 
 class ErrorSchema(Schema):
