@@ -60,7 +60,8 @@ def test_the_subscription_reads_what_redis_pys_own_pubsub_reads(redis_url: str) 
     channel = f"pin-{secrets.token_hex(4)}"
     ours = Subscription(client)
     ours.connect()
-    theirs = redis.Redis.from_url(redis_url).pubsub()
+    their_client = redis.Redis.from_url(redis_url)
+    theirs = their_client.pubsub()
     try:
         ours.subscribe(channel)
         theirs.subscribe(channel)
@@ -80,3 +81,5 @@ def test_the_subscription_reads_what_redis_pys_own_pubsub_reads(redis_url: str) 
     finally:
         ours.close()
         theirs.close()
+        their_client.close()
+        client.close()

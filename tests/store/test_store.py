@@ -319,12 +319,3 @@ def test_a_refusal_is_never_decided_on_a_remembered_state_that_is_stale(
     GameStore(store.client).act(code, {"type": "add", "n": 5}, PLAYER)  # another process
     change = store.act(code, {"type": "add", "n": -3}, PLAYER)  # refused on the stale purse of 0
     assert change.state["purse"] == 2 and change.state["version"] == 2
-
-
-def test_commands_are_packed_as_redis_py_packs_them() -> None:
-    from redis.connection import PythonRespSerializer
-
-    from shipmate.store.games import pack
-
-    args = ("EVALSHA", "a" * 40, 4, "game:{ABCDEF}:version", b"\x00\xff" * 3000, "", "é", 2592000, -1)
-    assert pack(args) == b"".join(PythonRespSerializer(6000, redis.Connection().encoder.encode).pack(*args))

@@ -24,7 +24,8 @@ import redis
 
 from ..rules import Event, State, Viewer, Views, event_view_for
 from ..store import GameStore, Unavailable, keys
-from ..store.games import dumpb, loads, new_connection, node_url
+from ..store.games import dumpb, loads, node_url
+from ..store.wire import new_connection
 from .frames import frame_header
 from .patches import json_patch
 
