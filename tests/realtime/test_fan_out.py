@@ -8,9 +8,11 @@ import time
 from typing import Any
 
 from shipmate.rules import PUBLIC, Event, State, Viewer
+from shipmate.web.frames import Wire
 from shipmate.web.hub import Close, Outbox, Update
 from shipmate.web.service import Caller
 from shipmate.web.ws import Connection
+from tests.realtime.test_socket import frames
 
 SETTINGS = {"WS_PING_INTERVAL": 3600.0, "WS_CLOSE_GRACE": 0.05}
 
@@ -68,23 +70,28 @@ def test_an_outbox_is_bounded_and_its_close_comes_first() -> None:
 
 
 class FakeSocket:
-    """A simple-websocket stand-in whose sends can be held up, like a peer that stops reading."""
+    """A simple-websocket stand-in (and its `sock`) whose sends can be held up, like a peer that stops
+    reading."""
 
     def __init__(self, blocked: bool) -> None:
-        self.sent: list[str] = []
+        self.wire = b""
         self.closed_with: int | None = None
+        self.connected = True
+        self.close_reason = self.close_message = None
         self.released = threading.Event()
         self.done = threading.Event()
         self.sock = self
         if not blocked:
             self.released.set()
 
-    def send(self, text: str) -> None:
+    def send(self, frame: bytes) -> int:
         self.released.wait()
-        self.sent.append(text)
+        self.wire += frame
+        return len(frame)
 
     def close(self, reason: int, message: str) -> None:
         self.closed_with = reason
+        self.connected = False
         self.done.set()
 
     def shutdown(self, how: int) -> None:
@@ -98,10 +105,11 @@ class FakeHub:
         return -1
 
 
-def connection(ws: FakeSocket, queue_size: int) -> Connection:
+def connection(ws: Any, queue_size: int) -> Connection:
     """A socket's connection with its writer running, as `serve` starts it."""
     settings = {**SETTINGS, "WS_QUEUE_SIZE": queue_size}
-    conn = Connection(ws, "K7QX2M", Caller(PUBLIC, None), None, "en", FakeHub(), None, settings)  # type: ignore[arg-type]
+    conn = Connection(Wire(ws), "K7QX2M", Caller(PUBLIC, None), None, "en", FakeHub(), None,  # type: ignore[arg-type]
+                      settings)
     threading.Thread(target=conn._write, daemon=True).start()
     return conn
 
@@ -116,9 +124,9 @@ def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_ev
     assert slow.outbox.finished
     assert slow_ws.done.wait(10) and slow_ws.closed_with == 1008  # cut loose after the grace period
     deadline = time.monotonic() + 10
-    while len(fast_ws.sent) < 20 and time.monotonic() < deadline:
+    while len(frames(fast_ws.wire)[0]) < 20 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert [json.loads(text)["version"] for text in fast_ws.sent] == list(range(20))
+    assert [json.loads(payload)["version"] for payload in frames(fast_ws.wire)[0]] == list(range(20))
     assert fast_ws.closed_with is None
 
 
@@ -139,7 +147,7 @@ def test_frames_are_made_once_per_viewer_and_carry_the_text() -> None:
     update = Update(message(7), Plain())
     frame = update.frame_for(PUBLIC, 6)
     assert update.frame_for(PUBLIC, 6) is frame
-    assert frame.endswith(update.text_for(PUBLIC, 6).encode()) and frame[0] == 0x81
+    assert frame.endswith(update.payload_for(PUBLIC, 6)) and frame[0] == 0x81
 
 
 class ShortSocket:
@@ -149,6 +157,7 @@ class ShortSocket:
         self.room = room
         self.wire = b""
         self.connected = True
+        self.close_reason = self.close_message = None
         self.sock = self
 
     def send(self, data: bytes, flags: int = 0, timeout: float | None = None) -> int:
@@ -165,8 +174,8 @@ class ShortSocket:
 
 def test_a_frame_the_buffer_takes_in_part_is_finished_by_the_writer_before_anything_later() -> None:
     ws = ShortSocket(room=10)
-    conn = connection(ws, 50)  # type: ignore[arg-type]
-    conn._plain = conn._direct = True  # no extension, under gevent
+    conn = connection(ws, 50)
+    conn.wire.direct = True  # as under gevent
     deadline = time.monotonic() + 10
     while not conn.outbox.idle and time.monotonic() < deadline:  # the writer has started
         time.sleep(0.01)
@@ -182,6 +191,5 @@ def test_a_frame_the_buffer_takes_in_part_is_finished_by_the_writer_before_anyth
 def test_settings_from_the_environment_take_the_type_of_their_default() -> None:
     from shipmate.web.config import from_environment
 
-    settings = from_environment({"WS_COMPRESSION": "false", "WS_QUEUE_SIZE": "8", "WS_CLOSE_GRACE": "0.5"})
-    assert settings == {"WS_COMPRESSION": False, "WS_QUEUE_SIZE": 8, "WS_CLOSE_GRACE": 0.5}
-    assert from_environment({"WS_COMPRESSION": "1"}) == {"WS_COMPRESSION": True}
+    settings = from_environment({"WS_QUEUE_SIZE": "8", "WS_CLOSE_GRACE": "0.5", "HUB_IDLE_CHECK": "2"})
+    assert settings == {"WS_QUEUE_SIZE": 8, "WS_CLOSE_GRACE": 0.5, "HUB_IDLE_CHECK": 2.0}

@@ -11,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .. import games  # noqa: F401  (importing the package registers every game)
 from ..store import GameStore
 from ..store.games import client_for
-from . import api, config, errors, pwa, ws
+from . import api, config, errors, frames, pwa, ws
 from .hub import Hub
 
 SECURITY_HEADERS = {
@@ -33,8 +33,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         # make each socket's reader poll with a timer before every message it reads.
         "ping_interval": None,
         "max_message_size": app.config["MAX_CONTENT_LENGTH"],
-        # Its reader thread starts only for sockets that negotiated compression (ws.DeferredReader).
-        "thread_class": ws.DeferredReader,
+        # Its reader thread never starts: the request's thread reads the socket (frames.Wire).
+        "thread_class": frames.NoReader,
     }
     if app.config["PROXY_COUNT"]:
         count = int(app.config["PROXY_COUNT"])

@@ -38,11 +38,6 @@ DEFAULTS: dict[str, Any] = {
     "WS_MAX_PER_ADDRESS": 32,
     # WebSocket: seconds a socket closed for overflowing may take to say goodbye before it is cut.
     "WS_CLOSE_GRACE": 5.0,
-    # WebSocket: accept permessage-deflate when a browser offers it. Off: an update (~2.5 kB) is
-    # nothing on a table's Wi-Fi, while compressing it costs the server once per socket instead
-    # of once per viewer, and takes such sockets off the fast path (docs/PERFORMANCE.md: about a
-    # third of the actions/s).
-    "WS_COMPRESSION": False,
     # Seconds the hub's Redis subscription may stay silent before the hub pings Redis to check the
     # connection; no pong within as long again is a lost connection (then it reconnects and catches
     # up). A quiet table is not a lost one: the subscription stays the same for hours.
@@ -56,8 +51,7 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for name, default in DEFAULTS.items():
         if name in environ:
             value = environ[name]
-            settings[name] = (value.strip().lower() in ("1", "true", "yes", "on")
-                              if isinstance(default, bool) else type(default)(value))
+            settings[name] = type(default)(value)
     return settings
 
 

@@ -133,10 +133,6 @@ class Update:
         return {"version": self.version, "events": orjson.Fragment(self._events_json(viewer, self.first - 1)),
                 "state": orjson.Fragment(self._state_json(viewer))}
 
-    def text_for(self, viewer: Viewer, since: int) -> str:
-        """Return `payload_for` as text (for sockets that wsproto frames and compresses)."""
-        return self.payload_for(viewer, since).decode()
-
     def frame_for(self, viewer: Viewer, since: int) -> bytes:
         """Return `payload_for` as a whole WebSocket frame, made once (in one copy) and shared."""
         key = (viewer, max(since, self.first - 1))

@@ -1,16 +1,16 @@
 """WS /ws/games/{code}?token=…: a snapshot, then every change as the socket's viewer may see it.
 
-Each socket has three threads: the request's (reads the client's messages and runs its actions),
-simple-websocket's (reads the wire and answers the client's protocol pings) and its own writer
-(drains the socket's outbox, so that a slow reader holds up nobody but itself). Under gevent the
-thread that fans a change out writes it itself when nothing waits for the socket (`_write_now`).
-The hub's one timer has each socket send its ping message and its keep-alive protocol ping.
+Each socket has two threads: the request's (reads the client's frames, answers its protocol pings
+and runs its actions) and its own writer (drains the socket's outbox, so that a slow reader holds
+up nobody but itself). Under gevent the thread that fans a change out writes it itself when nothing
+waits for the socket (`_write_now`). The hub's one timer has each socket send its ping message and
+its keep-alive protocol ping. The socket is read and written through `frames.Wire` (the fast path,
+and why it is kept, are described there); simple-websocket makes the handshake and the close frame.
 """
 
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 from collections import Counter
 from collections.abc import Mapping
@@ -29,43 +29,18 @@ from . import service
 from .api import parse_json
 from .config import DEFAULTS
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
-from .frames import OP_PING, OP_PONG, Control, FrameReader, ProtocolError, control_frame, text_frame
+from .frames import OP_PING, OP_PONG, Control, FrameReader, ProtocolError, Wire, control_frame, text_frame
 from .hub import PING, PROBE, Close, Hub, Outbox, Ping, Probe, Resume, Update
 from .service import Caller
 
 bp = Blueprint("ws", __name__)
 sock = Sock()
 
-RECEIVE_POLL = 5.0
-"""Seconds between checks, while the client is silent, whether the writer closed the socket."""
-
-READ_SIZE = 65536
-"""Bytes asked of the socket at once by a reader."""
-
 UPDATES = ("full", "patch")
 """What a socket's changes come as (`?updates=`): the whole view, or a patch of the view before."""
 
 ECHOED_CLOSE_CODES = frozenset({1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011})
 """Close codes a client's close frame may carry that are answered with the same code."""
-
-
-class DeferredReader:
-    """simple-websocket's reader thread, started only when `begin` is called (`thread_class`).
-
-    A socket without extensions is read by its request's own thread (`Connection._read_frames`);
-    one that negotiated compression is read by simple-websocket, with wsproto.
-    """
-
-    def __init__(self, target: Any) -> None:
-        self._target = target
-        self.name = "simple-websocket-reader"
-
-    def start(self) -> None:
-        """Nothing yet: simple-websocket calls this once its handshake is done."""
-
-    def begin(self) -> None:
-        """Start the reader thread."""
-        threading.Thread(target=self._target, name=self.name, daemon=True).start()
 
 
 class ForbiddenOrigin(ApiError):
@@ -146,8 +121,9 @@ def check_handshake() -> None:
     if not counts.claim(*claim):
         raise TooManySockets()
     g.socket_claim = claim
-    if not current_app.config["WS_COMPRESSION"]:  # simple-websocket accepts any offer it sees
-        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+    # No extension: a browser's permessage-deflate offer is declined (simple-websocket would accept
+    # any offer it sees, and compressed sockets could not take the fast path, `frames`).
+    request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
 
 @bp.teardown_request
@@ -176,21 +152,16 @@ def game_socket(ws: Any, code: str) -> None:
     """Serve one socket until it closes."""
     hub: Hub = current_app.extensions["shipmate.hub"]
     token, language = request.args.get("token"), request_language()
-    # A client whose permessage-deflate offer was accepted (WS_COMPRESSION) gets compressed frames
-    # from wsproto, one socket at a time; every other client gets each update as a frame made once
-    # per viewer and shared, and is read by `_read_frames`.
-    plain = "permessage-deflate" not in request.headers.get("Sec-WebSocket-Extensions", "")
-    Connection(ws, code, g.caller, token, language, hub, service.store(), current_app.config,
-               plain=plain, patches=request.args.get("updates") == "patch").serve()
+    Connection(Wire(ws), code, g.caller, token, language, hub, service.store(), current_app.config,
+               patches=request.args.get("updates") == "patch").serve()
 
 
 class Connection:
     """One client's socket: its viewer, the version it has, its outbox and its writer."""
 
-    def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, hub: Hub,
-                 store: GameStore, config: Mapping[str, Any], *, plain: bool = False,
-                 patches: bool = False) -> None:
-        self.ws = ws
+    def __init__(self, wire: Wire, code: str, caller: Caller, token: str | None, language: str, hub: Hub,
+                 store: GameStore, config: Mapping[str, Any], *, patches: bool = False) -> None:
+        self.wire = wire
         self.code = code
         self.caller = caller
         self.viewer = caller.viewer
@@ -203,10 +174,7 @@ class Connection:
         self.close_grace = float(config["WS_CLOSE_GRACE"])
         self._max_message = int(config.get("MAX_CONTENT_LENGTH", DEFAULTS["MAX_CONTENT_LENGTH"]))
         self._write_lock = threading.Lock()
-        self._plain = plain  # no WebSocket extension: frames are written here, not by wsproto
         self.patches = patches  # each change after the snapshot as a patch of the view before (RFC 6902)
-        # Under gevent, an update may be written by the thread that fans it out (see `_write_now`).
-        self._direct = plain and type(getattr(ws, "sock", None)).__module__.startswith("gevent")
 
     def serve(self) -> None:
         """Send the snapshot, start the writer, then answer the client's messages until it leaves."""
@@ -216,19 +184,12 @@ class Connection:
                 self._catch_up(self.version)
             except Unavailable:
                 self._send_unavailable()
-                self.ws.close(reason=1011, message="unavailable")
+                self.wire.close(1011, "unavailable")
                 return
             except OSError:  # the client went away before its snapshot (a reset, a broken pipe): normal
                 return
             threading.Thread(target=self._write, name=f"ws-writer-{self.code}", daemon=True).start()
-            if self._plain:
-                self._read_frames()
-                return
-            self.ws.thread.begin()  # simple-websocket's reader, with wsproto (and its compression)
-            while not self.outbox.finished:
-                raw = self.ws.receive(timeout=RECEIVE_POLL)
-                if raw is not None:
-                    self._handle(raw)
+            self._read_frames()
         finally:
             self.hub.detach(self)
             self.outbox.finish(Close(1000, "bye"))
@@ -238,7 +199,7 @@ class Connection:
         reader = FrameReader(self._max_message)
         try:
             while not self.outbox.finished:
-                data = self.ws.sock.recv(READ_SIZE)
+                data = self.wire.recv()
                 if not data:
                     break
                 for message in reader.feed(data):
@@ -249,7 +210,7 @@ class Connection:
                         if not self._send_now(pong):
                             self._queue(pong)
                     elif message.opcode == OP_PONG:
-                        self.ws.pong_received = True
+                        self.wire.answered = True
                     else:  # the client closes: answer with its code, as the RFC asks
                         code = message.close_code()
                         self._close_now(Close(code if code in ECHOED_CLOSE_CODES else 1000, ""))
@@ -257,17 +218,17 @@ class Connection:
         except ProtocolError as exc:
             self._close_now(Close(exc.code, exc.reason))
         except OSError:
-            self.ws.connected = False
+            pass  # the client went away (`Wire.recv` marked the socket closed)
 
     def _close_now(self, close: Close) -> None:
         """Send the close frame from this thread, before the request ends (and closes with 1000)."""
         self.outbox.finish(close)
         with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
-            self.ws.close(reason=close.code, message=close.reason)
+            self.wire.close(close.code, close.reason)
 
     def deliver(self, update: Update) -> None:
         """Send or queue a change (the fan-out's thread); a full outbox closes the socket with 1008."""
-        if self._direct and self._write_now(update):
+        if self.wire.direct and self._write_now(update):
             return
         if not self.outbox.put(update):
             self._overflow()
@@ -295,12 +256,10 @@ class Connection:
         anything later, so a slow reader never holds up the thread that sends. This relies on
         gevent: nothing here yields, so no writer can start an item meanwhile.
         """
-        if not self._direct or not self.outbox.idle or not self.ws.connected:
+        if not self.wire.direct or not self.outbox.idle or not self.wire.open:
             return False
         try:
-            sent = self.ws.sock.send(frame, 0, 0.0)  # gevent's timeout 0: never wait
-        except BlockingIOError:
-            sent = 0
+            sent = self.wire.send_now(frame)
         except OSError:
             self.outbox.finish(Close(1006, "gone"))
             return True
@@ -317,10 +276,10 @@ class Connection:
 
         A phone that vanished without closing is noticed within two keep-alive intervals.
         """
-        if not self.ws.pong_received:
+        if not self.wire.answered:
             self._drop(Close(1008, "ping/pong timeout"))
             return
-        self.ws.pong_received = False  # simple-websocket's reader sets it again on the pong
+        self.wire.answered = False  # the reader sets it again on the pong
         self.outbox.put(PROBE)
 
     def _queue(self, item: Update | Resume | str | bytes) -> None:
@@ -341,8 +300,7 @@ class Connection:
         timer.start()
 
     def _cut(self) -> None:
-        with contextlib.suppress(OSError, AttributeError):
-            self.ws.sock.shutdown(socket.SHUT_RDWR)
+        self.wire.cut()
 
     # ---- the client's messages (the request's thread) ------------------------------------------
 
@@ -404,7 +362,7 @@ class Connection:
                 item = self.outbox.get()
                 if isinstance(item, Close):
                     with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
-                        self.ws.close(reason=item.code, message=item.reason)
+                        self.wire.close(item.code, item.reason)
                     self._cut_later()  # a reader waiting on a peer that never answers ends then
                     return
                 if isinstance(item, Update):
@@ -413,33 +371,24 @@ class Connection:
                     self._send(dumps({"type": "ping", "version": self._latest()}))
                 elif isinstance(item, Probe):
                     with self._write_lock:
-                        self.ws.sock.sendall(control_frame(OP_PING))  # never compressed
+                        self.wire.send(control_frame(OP_PING))
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 elif isinstance(item, str):
                     self._send(item)
                 elif isinstance(item, bytes):  # the rest of a frame `_write_now` began
                     with self._write_lock:
-                        self.ws.sock.sendall(item)
+                        self.wire.send(item)
                 self.outbox.done()
         except (ConnectionClosed, OSError):
             self.outbox.finish(Close(1006, "gone"))
 
     def _send(self, text: str) -> None:
-        if self._plain:
-            self._send_frame(text_frame(text.encode()))
-        else:
-            with self._write_lock:
-                self.ws.send(text)
+        self._send_frame(text_frame(text.encode()))
 
     def _send_frame(self, frame: bytes) -> None:
         with self._write_lock:
-            if not self.ws.connected:
-                raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
-            # One call: gevent's sendall asks the socket for its buffer size first.
-            sent = self.ws.sock.send(frame)
-            if sent < len(frame):
-                self.ws.sock.sendall(frame[sent:])
+            self.wire.send(frame)
 
     def _latest(self) -> int:
         return max(self.hub.latest(self.code), self.version)
@@ -450,11 +399,7 @@ class Connection:
         if update.first > self.version + 1:  # changes went missing (a Redis restart): fetch them
             self._resume(self.version)
             return
-        if self._plain:
-            self._send_frame(self._frame_of(update))
-        else:
-            patch = update.patch_for(self.viewer, self.version) if self.patches else None
-            self._send(patch.decode() if patch is not None else update.text_for(self.viewer, self.version))
+        self._send_frame(self._frame_of(update))
         self.version = update.version
 
     def _frame_of(self, update: Update) -> bytes:
