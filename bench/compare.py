@@ -9,7 +9,10 @@ What it needs (none of it is in this repository or installed by scripts/setup):
     at ../shared/peers beside the clone (or --peers-dir); it is copied once to
     ~/.cache/shipmate-bench, where `npm ci` runs once (about 10 s), and `run.sh` runs there;
   - Node.js 20 and npm, with the npm registry reachable for that first `npm ci`;
-  - redis-server 7 on the PATH (or its path in REDIS_SERVER).
+  - redis-server 7 on the PATH (or its path in REDIS_SERVER);
+  - the test tools (`bash scripts/setup test`) for bench/frames.py, which ends the run: it counts
+    every update frame of two more games (median and largest, patch and full), which the shared
+    load client does not.
 It takes about a minute and a half per number of games (3 s warm-up and 20 s of load for each of
 the three servers), so about 3 minutes per round of the default, and wants a quiet machine.
 
@@ -212,8 +215,21 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
         "errors": result["errors"], "client_cpu_s": detail.get("client_cpu_s"),
         "other_cpu_s": other, "calibration_ms": detail.get("cpu_calibration_ms"),
         "final_ok": detail.get("games_final_state_ok"),
-        "update_bytes": detail.get("update_frame_bytes"),
+        "update_bytes": update_bytes(detail),
     }
+
+
+def update_bytes(detail: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the mean and largest update frame of a Shipmate run, patches counted.
+
+    The shared client's `update_frame_bytes` sums every update and patch frame but divides by the
+    number of full updates only, so in patch mode its mean is far too large: divide by both.
+    """
+    sizes, frames = detail.get("update_frame_bytes"), detail.get("frames_received") or {}
+    count = (frames.get("update") or 0) + (frames.get("patch") or 0)
+    if not sizes or sizes.get("mean") is None or not count:
+        return None
+    return {"mean": sizes["mean"] * (frames.get("update") or 0) / count, "max": sizes["max"], "frames": count}
 
 
 def medians(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -262,11 +278,15 @@ def table(results: list[dict[str, Any]]) -> str:
                 f"  {games} games vs {peer['peer']}: actions/s ×{speed:.2f}, "
                 f"p50 ×{mine['p50'] / peer['p50']:.2f}, p99 ×{mine['p99'] / peer['p99']:.2f}, "
                 f"CPU per action ×{per_action:.2f}, RSS ×{mine['rss_mb'] / peer['rss_mb']:.2f}")
+    lines += ["", "Bytes per update frame (the peers' clients do not count theirs; their figures are the "
+              "peers folder's README):",
+              "  boardgameio: the whole state as JSON, about 1.2 kB a frame",
+              "  colyseus: a binary schema delta, about 20 B a frame (median)"]
     for row in rows:
         if row["update_bytes"]:
             sizes = row["update_bytes"]
-            lines.append(f"  {row['peer']} at {row['games']} games: bytes per update frame, mean "
-                         f"{sizes['mean']:.0f}, max {sizes['max']} (the peers' clients do not count theirs)")
+            lines.append(f"  shipmate at {row['games']} games (load client): mean {sizes['mean']:.0f} B, "
+                         f"max {sizes['max']:,} B over {sizes['frames']:,} frames")
     stores = {r["games"]: r["detail"]["redis_store"] for r in results if "redis_store" in r.get("detail", {})}
     for store in stores.values():
         lines.append(f"  Redis after Shipmate's (last) run: {store}")
@@ -310,10 +330,19 @@ def main() -> int:
     with (log_dir / "results.jsonl").open("w") as out:
         for result in results:
             out.write(json.dumps(result) + "\n")
-    text = table(results)
+    text = table(results) + "\n\n" + frame_sizes()
     (log_dir / "table.md").write_text(text + "\n")
     print(text)
     return 0 if all(r["errors"] == 0 for r in results) else 1
+
+
+def frame_sizes() -> str:
+    """Return bench/frames.py's count of every update frame (median and largest), patch and full."""
+    command = [sys.executable, str(ROOT / "bench" / "frames.py"), "--games", "2", "--turns", "40"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return f"bench/frames.py failed: {done.stderr.strip()[-500:]}"
+    return "Shipmate's update frames, every one counted (bench/frames.py, 2 games, 40 turns):\n" + done.stdout
 
 
 if __name__ == "__main__":
