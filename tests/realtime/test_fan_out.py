@@ -34,6 +34,12 @@ class Same:
         self.made.append(viewer)
         return self.state
 
+    def shared(self) -> None:
+        """No part shared apart: each patch compares two views whole."""
+
+    def parts(self, viewer: Viewer) -> None:
+        """No part shared apart."""
+
 
 class Plain:
     """A Show that shows states and events as they are."""

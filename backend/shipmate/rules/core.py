@@ -54,6 +54,13 @@ PersonalView = Callable[[State, State, Viewer, "tuple[State, State] | None"], St
 """Make one viewer's view of a state from its shared part (shared, state, viewer, before); given
 (the state before, this viewer's view of it), reuse what the change left alone."""
 
+Path = tuple[str | int, ...]
+"""A place in a view: its keys and list indexes from the top."""
+
+PersonalParts = Callable[[State, Viewer], "tuple[Path, ...]"]
+"""Where a viewer's view differs from the shared part (state, viewer): the personal view is the
+shared part with these places set to the viewer's own values, and is the same everywhere else."""
+
 
 class Game(Protocol):
     """What a game package provides to the core."""
@@ -79,6 +86,9 @@ class Game(Protocol):
 
     personal_view: PersonalView | None
     """One viewer's view made from the shared part (see `Views`)."""
+
+    personal_parts: PersonalParts | None
+    """Where `personal_view` departs from the shared part (see `Views.parts`)."""
 
     def event_view_for(self, event: Event, viewer: Viewer) -> Event:
         """Return the event as `viewer` may see it: private cards only for their owner."""
@@ -290,6 +300,16 @@ class Views:
             known = None if before is None or before._shared is None else (before.state, before._shared)
             self._shared = self._game.shared_view(self.state, known)
         return self._shared
+
+    def parts(self, viewer: Viewer) -> tuple[Path, ...] | None:
+        """Return where `viewer`'s view departs from the shared part (None for a game without one).
+
+        A patch between the views of two versions is then the shared part's patch, found once for
+        every viewer, with these places patched apart (`web.patches.ViewPatches`).
+        """
+        if self._game.personal_parts is None or self.shared() is None:
+            return None
+        return self._game.personal_parts(self.state, viewer)
 
     def of(self, viewer: Viewer) -> State:
         """Return the view for `viewer`, made once."""

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .core import Action, Event, PersonalView, SharedView, State, Viewer
+from .core import Action, Event, PersonalParts, PersonalView, SharedView, State, Viewer
 from .dice import commitment
 from .errors import Forbidden, InvalidAction, LobbyConflict, text
 
@@ -224,6 +224,7 @@ class PureGame:
     dice_device: bool = False
     shared_view: SharedView | None = None
     personal_view: PersonalView | None = None
+    personal_parts: PersonalParts | None = None
 
     def created(self, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
         """Return the first event: the code, the secret seed, its commitment, the checked options."""

@@ -27,7 +27,7 @@ from ..store import GameStore, Unavailable, keys
 from ..store.games import dumpb, loads, node_url
 from ..store.wire import new_connection
 from .frames import frame_header
-from .patches import json_patch
+from .patches import ViewPatches, ViewsOf
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +36,6 @@ TICK_BATCH = 200
 
 SUBSCRIBE_WAIT = 5.0
 """Seconds a new socket waits for its game's subscription before its snapshot (a safety net)."""
-
-
-class ViewsOf(Protocol):
-    """Every viewer's view of one state (`rules.Views`)."""
-
-    def of(self, viewer: Viewer) -> State:
-        """Return `viewer`'s view."""
 
 
 class Show(Protocol):
@@ -94,6 +87,7 @@ class Update:
         self._payloads: dict[tuple[Viewer, int], bytes] = {}
         self._frames: dict[tuple[Viewer, int], bytes] = {}
         self._patches: dict[Viewer, bytes] = {}
+        self._view_patches: ViewPatches | None = None
         self._patch_frames: dict[Viewer, bytes] = {}
 
     def _events_json(self, viewer: Viewer, since: int) -> bytes:
@@ -150,7 +144,9 @@ class Update:
             return None
         made = self._patches.get(viewer)
         if made is None:
-            patch = json_patch(before.views.of(viewer), self.views.of(viewer))
+            if self._view_patches is None:
+                self._view_patches = ViewPatches(before.views, self.views)
+            patch = self._view_patches.of(viewer)
             made = self._patches[viewer] = b"".join((
                 b'{"type":"patch","version":', str(self.version).encode(), b',"base":', str(since).encode(),
                 b',"events":', self._events_json(viewer, since), b',"patch":', dumpb(patch), b"}"))

@@ -2,26 +2,114 @@
 
 The views of consecutive versions share every object a change left alone (`rules.Views`), so the walk
 skips those by identity and visits only what changed: a roll touches the turn and one player's
-stock, and its patch says just that.
+stock, and its patch says just that. The views of one version share a part too (every player's view
+is the public view with a few places of its own): `ViewPatches` finds that part's patch once per
+change and patches only each viewer's own places apart.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Protocol
+
+from ..rules import State, Viewer
+from ..rules.core import Path
 
 Op = dict[str, Any]
 
 
-def json_patch(old: Any, new: Any) -> list[Op]:
-    """Return the operations that turn `old` into `new` (JSON documents of dicts, lists and scalars).
+def json_patch(old: Any, new: Any, at: str = "") -> list[Op]:
+    """Return the operations that turn `old` into `new` (JSON documents of dicts, lists and scalars);
+    with `at`, the JSON Pointer where both stand in a larger document.
 
     Dicts are compared key by key, and one where more than half of the keys changed is replaced whole;
     a list that only grew gets its new items added at its end; any other changed list, or a value of
     another type, is replaced whole.
     """
     ops: list[Op] = []
-    _diff(old, new, "", ops)
+    _diff(old, new, at, ops)
     return ops
+
+
+class ViewsOf(Protocol):
+    """Every viewer's view of one state (`rules.Views`)."""
+
+    def of(self, viewer: Viewer) -> State:
+        """Return `viewer`'s view."""
+
+    def shared(self) -> State | None:
+        """Return the part every viewer's view shares (None for a game without one)."""
+
+    def parts(self, viewer: Viewer) -> tuple[Path, ...] | None:
+        """Return where `viewer`'s view departs from the shared part (None without one)."""
+
+
+class ViewPatches:
+    """The patches of one change, viewer by viewer, between the views of two consecutive versions.
+
+    Where the game's views share a part (`Views.parts`), the shared part's patch is found once; a
+    viewer's patch is that patch, less what falls on the viewer's own places, plus those places
+    patched apart. Where that cannot hold (the game has no shared part, the viewer's own places moved,
+    or the shared patch replaces something that holds one of them), the viewer's two views are
+    compared whole.
+    """
+
+    def __init__(self, before: ViewsOf, after: ViewsOf) -> None:
+        self._before = before
+        self._after = after
+        self._shared: list[Op] | None = None
+
+    def of(self, viewer: Viewer) -> list[Op]:
+        """Return the patch that turns `viewer`'s view before into its view after."""
+        parts = self._after.parts(viewer)
+        if parts is None or parts != self._before.parts(viewer):
+            return json_patch(self._before.of(viewer), self._after.of(viewer))
+        if self._shared is None:
+            self._shared = json_patch(self._before.shared(), self._after.shared())
+        pointers, own, holders = _places(parts)
+        ops = []
+        for op in self._shared:
+            target = op["path"]
+            if target in holders:  # it replaces what holds one of the viewer's own places
+                return json_patch(self._before.of(viewer), self._after.of(viewer))
+            if not _within(target, own):
+                ops.append(op)
+        old, new = self._before.of(viewer), self._after.of(viewer)
+        for path, at in zip(parts, pointers, strict=True):
+            _diff(found(old, path), found(new, path), at, ops)
+        return ops
+
+
+@functools.lru_cache(maxsize=1024)
+def _places(parts: tuple[Path, ...]) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
+    """Return a viewer's own places as JSON Pointers, as a set, and the set of what holds them."""
+    pointers = tuple(pointer(path) for path in parts)
+    holders = frozenset(pointer(path[:end]) for path in parts for end in range(len(path)))
+    return pointers, frozenset(pointers), holders
+
+
+def _within(target: str, places: frozenset[str]) -> bool:
+    """Whether the JSON Pointer `target` is one of `places` or lies below one."""
+    end = 0
+    while True:
+        end = target.find("/", end + 1)
+        if (target if end < 0 else target[:end]) in places:
+            return True
+        if end < 0:
+            return False
+
+
+@functools.lru_cache(maxsize=1024)
+def pointer(path: Path) -> str:
+    """Return a place in a document as a JSON Pointer (RFC 6901)."""
+    return "".join(f"/{_token(key)}" for key in path)
+
+
+def found(document: Any, path: Path) -> Any:
+    """Return the value at `path` in `document`."""
+    for key in path:
+        document = document[key]
+    return document
 
 
 def _token(key: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shipmate.rules import PUBLIC, Event, State, Viewer
+from shipmate.rules.core import Path
 from shipmate.rules.table import view_header, viewer_fields, without_seed
 
 from .decide import allowance
@@ -58,6 +59,14 @@ def personal_view(shared: State, state: State, viewer: Viewer,
             own = {**entry, "quests": _quests(rules_for(state["rules_key"]), state["players"][you])}
         view["players"] = [own if p["id"] == you else p for p in shared["players"]]
     return view
+
+
+def personal_parts(state: State, viewer: Viewer) -> tuple[Path, ...]:
+    """Where `personal_view` departs from the shared view: the viewer's fields and their own entry."""
+    parts: tuple[Path, ...] = (("host",), ("you",), ("can_undo",))
+    if viewer.player in state["players"]:
+        parts += (("players", state["order"].index(viewer.player)),)
+    return parts
 
 
 def _own_before(state: State, you: str, before: tuple[State, State] | None) -> dict[str, Any] | None:
