@@ -4,12 +4,13 @@ the same replies and the same errors as redis-py's own client, on a real Redis."
 from __future__ import annotations
 
 import secrets
+import threading
 
 import pytest
 import redis
 from redis.connection import PythonRespSerializer
 
-from shipmate.store.wire import Commands, pack
+from shipmate.store.wire import Commands, Waiting, pack
 
 SCRIPT = "redis.call('SET', KEYS[1], ARGV[1]); return {1, redis.call('GET', KEYS[1]), tonumber(ARGV[2])}"
 
@@ -54,3 +55,53 @@ def test_an_unreachable_redis_raises_what_redis_pys_client_raises() -> None:
     with pytest.raises(redis.ConnectionError):
         dead.get("anything")
     dead.close()
+
+
+def test_a_group_goes_in_one_write_and_each_command_gets_its_own_reply_or_error(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    commands = Commands(client)
+    key = f"wire:{secrets.token_hex(4)}"
+    group = [Waiting(pack(args)) for args in (("INCRBY", key, 2), ("HGET", key, "x"), ("INCRBY", key, 3),
+                                               ("GET", f"{key}:none"))]
+    try:
+        commands._send(group)
+        assert [(w.answered, w.reply) for w in group] == [(True, 2), (True, None), (True, 5), (True, None)]
+        assert isinstance(group[1].error, redis.ResponseError) and "WRONGTYPE" in str(group[1].error)
+        assert all(w.done.is_set() for w in group)
+        assert commands("GET", key) == b"5"  # the connection is clean after the error in the group
+    finally:
+        client.delete(key)
+        commands.close()
+        client.close()
+
+
+def test_a_group_cut_off_fails_every_command_without_a_reply_and_frees_them_all() -> None:
+    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    commands = Commands(dead)
+    group = [Waiting(pack(("GET", f"k{n}"))) for n in range(3)]
+    commands._send(group)
+    assert all(isinstance(w.error, redis.ConnectionError) and w.done.is_set() for w in group)
+    dead.close()
+
+
+def test_commands_from_many_threads_at_once_each_get_their_own_reply(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url)
+    commands = Commands(client)
+    key = f"wire:{secrets.token_hex(4)}"
+    replies: dict[int, object] = {}
+
+    def add(n: int) -> None:
+        replies[n] = commands("RPUSH", key, n)
+
+    threads = [threading.Thread(target=add, args=(n,)) for n in range(40)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(replies.values()) == list(range(1, 41))  # each push once, each reply its own
+        assert sorted(int(v) for v in client.lrange(key, 0, -1)) == list(range(40))
+    finally:
+        client.delete(key)
+        commands.close()
+        client.close()
