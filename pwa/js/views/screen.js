@@ -10,7 +10,6 @@ import { outcome, outcomeIsFresh, outcomeText, tellers } from '../logic/quest_ta
 import { diceDistribution, lastRoll } from '../logic/stats.js';
 import { story } from '../logic/story.js';
 import { barChart } from '../charts.js';
-import { openGame } from '../session.js';
 import { dieSvg, paintSwatches, swatch } from '../ui.js';
 import { animateDice, broughtBy } from './dice.js';
 import { feed } from './parts.js';
@@ -119,16 +118,7 @@ export async function mount(root, { code }) {
     tv.announce(session.log, state.version, ctx);
   }
 
-  session = await openGame(code, null, {
-    onState: (s) => { state = s; draw(); },
-    onChange: draw,
-    history: 'all',
-  });
-  return {
-    refresh: draw,
-    unmount() {
-      tv.close();
-      session.close();
-    },
-  };
+  let page;
+  ({ session, page } = await tv.open((s) => { state = s; draw(); }, draw));
+  return page;
 }

@@ -6,6 +6,7 @@
 import { html } from '../html.js';
 import { lang, t } from '../i18n.js';
 import { moments } from '../logic/story.js';
+import { openGame } from '../session.js';
 
 const STARTED_KEY = 'shipmate.screens';
 /** Wider than this, a shared screen is a TV that shows everything at once (app.css agrees). */
@@ -103,6 +104,16 @@ export class SharedScreen {
         || lines[lines.length - 1].getBoundingClientRect().bottom > bottom;
     };
     while (lines.length > least && over()) lines.pop().remove();
+  }
+
+  /**
+   * Open the game for this screen, with the whole story: every change calls `draw`.
+   * @returns {Promise<{session: object, page: object}>} the session, and the page the router keeps
+   *   (leaving it closes the socket and lets the screen sleep)
+   */
+  async open(onState, draw) {
+    const session = await openGame(this.code, null, { onState, onChange: draw, history: 'all' });
+    return { session, page: { refresh: draw, unmount: () => { this.close(); session.close(); } } };
   }
 
   close() {

@@ -8,7 +8,6 @@ import { t } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
-import { openGame } from '../../session.js';
 import { paintSwatches } from '../../ui.js';
 import { feed } from '../parts.js';
 import { SharedScreen } from '../tv.js';
@@ -60,10 +59,7 @@ export async function mount(root, { code }) {
     tv.announce(session.log, state.version, ctx);
   }
 
-  session = await openGame(code, null, {
-    onState: (s) => { state = s; draw(); },
-    onChange: draw,
-    history: 'all',
-  });
-  return { refresh: draw, unmount() { tv.close(); session.close(); } };
+  let page;
+  ({ session, page } = await tv.open((s) => { state = s; draw(); }, draw));
+  return page;
 }
