@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shipmate.web.schemas.quest1607 import StateViewSchema
@@ -60,21 +61,30 @@ def advance(game: Game, player: str) -> None:
     meet(game, player, doable[0])
 
 
-def test_a_whole_game_from_lobby_to_winner(live_server: str) -> None:
-    game = Game.create(live_server, quests_per_level=1)
-    hero, rival = game.seat(2)
-    assert game.state()["phase"] == "playing"
+def play_to_the_winner(game: Game, hero: str,
+                       between: Callable[[dict[str, Any], str], None] | None = None) -> None:
+    """Play turns until `hero` wins: each player rolls, the hero works through its quests, and
+    `between(state at the turn's start, active player)` runs before the turn ends."""
     for _ in range(200):
         state = game.state()
         if state["winner"]:
-            break
+            return
         active = state["turn"]["player"]
         token = game.players[active]
         game.ok(token, {"type": "roll"})
         if active == hero:
             advance(game, hero)
+        if between is not None:
+            between(state, active)
         if not game.state()["winner"]:
             game.ok(token, {"type": "end_turn"})
+
+
+def test_a_whole_game_from_lobby_to_winner(live_server: str) -> None:
+    game = Game.create(live_server, quests_per_level=1)
+    hero, rival = game.seat(2)
+    assert game.state()["phase"] == "playing"
+    play_to_the_winner(game, hero)
     final = game.state()
     assert StateViewSchema().validate(final) == {}  # the contract's state view
     assert StateViewSchema().validate(game.state(game.players[hero])) == {}

@@ -13,7 +13,7 @@ import jsonpatch
 import websocket
 
 from tests.api.client import Game
-from tests.api.test_whole_game import advance, supply
+from tests.api.test_whole_game import play_to_the_winner, supply
 from tests.fixtures_server import wait_for
 
 
@@ -80,24 +80,17 @@ def test_patch_sockets_end_with_the_view_a_get_returns(live_server: str) -> None
     devices = {"public": Device(game, None), "host": Device(game, game.host),
                hero: Device(game, game.players[hero]), rival: Device(game, game.players[rival]),
                "full": Device(game, game.players[rival], patches=False)}
-    for _ in range(200):
-        state = game.state()
-        if state["winner"]:
-            break
-        active = state["turn"]["player"]
-        token = game.players[active]
-        game.ok(token, {"type": "roll"})
-        if active == hero:
-            advance(game, hero)
-        else:  # the host corrects the rival, and takes it back: an undo mid-game
+
+    def between(state: dict[str, Any], active: str) -> None:
+        if active != hero:  # the host corrects the rival, and takes it back: an undo mid-game
             supply(game, rival)
             game.ok(game.host, {"type": "undo"})
         if state["round"] == 3 and active == rival:  # a phone drops and comes back: it resumes
             devices[rival].close()
             game.ok(game.host, {"type": "adjust", "player": hero, "resources": {"wood": 1}, "reason": "x"})
             devices[rival].open()
-        if not game.state()["winner"]:
-            game.ok(token, {"type": "end_turn"})
+
+    play_to_the_winner(game, hero, between)
     final = game.state()
     assert final["winner"] == hero
     for name, device in devices.items():
