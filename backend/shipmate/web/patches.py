@@ -18,16 +18,15 @@ from ..rules.core import Path
 Op = dict[str, Any]
 
 
-def json_patch(old: Any, new: Any, at: str = "") -> list[Op]:
-    """Return the operations that turn `old` into `new` (JSON documents of dicts, lists and scalars);
-    with `at`, the JSON Pointer where both stand in a larger document.
+def json_patch(old: Any, new: Any) -> list[Op]:
+    """Return the operations that turn `old` into `new` (JSON documents of dicts, lists and scalars).
 
     Dicts are compared key by key, and one where more than half of the keys changed is replaced whole;
     a list that only grew gets its new items added at its end; any other changed list, or a value of
     another type, is replaced whole.
     """
     ops: list[Op] = []
-    _diff(old, new, at, ops)
+    _diff(old, new, "", ops)
     return ops
 
 
@@ -63,7 +62,7 @@ class ViewPatches:
         """Return the patch that turns `viewer`'s view before into its view after."""
         parts = self._after.parts(viewer)
         if parts is None or parts != self._before.parts(viewer):
-            return json_patch(self._before.of(viewer), self._after.of(viewer))
+            return self._whole(viewer)
         if self._shared is None:
             self._shared = json_patch(self._before.shared(), self._after.shared())
         pointers, own, holders = _places(parts)
@@ -71,13 +70,17 @@ class ViewPatches:
         for op in self._shared:
             target = op["path"]
             if target in holders:  # it replaces what holds one of the viewer's own places
-                return json_patch(self._before.of(viewer), self._after.of(viewer))
+                return self._whole(viewer)
             if not _within(target, own):
                 ops.append(op)
         old, new = self._before.of(viewer), self._after.of(viewer)
         for path, at in zip(parts, pointers, strict=True):
             _diff(found(old, path), found(new, path), at, ops)
         return ops
+
+    def _whole(self, viewer: Viewer) -> list[Op]:
+        """Return the patch between the viewer's two views, compared whole."""
+        return json_patch(self._before.of(viewer), self._after.of(viewer))
 
 
 @functools.lru_cache(maxsize=1024)
