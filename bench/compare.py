@@ -13,10 +13,13 @@ What it needs (none of it is in this repository or installed by scripts/setup):
   - the test tools (`bash scripts/setup test`) for bench/frames.py, which ends the run: it counts
     every update frame of two more games (median and largest, patch and full), which the shared
     load client does not.
-It takes about a minute and a half per number of games (3 s warm-up and 20 s of load for each of
-the three servers), so about 3 minutes per round of the default, and wants a quiet machine.
+It takes about two minutes per number of games (3 s warm-up and 20 s of load for each of the two
+peers and each of Shipmate's two runs), so about 4 minutes per round of the default, and wants a
+quiet machine.
 
-For each number of games the two peers run first, then Shipmate in its production set-up: a real
+For each number of games the two peers run first, then Shipmate twice (`--updates`): its sockets
+take whole views in one run, the shared load client's default, and patches in the other, as the
+web app asks. Both are in its production set-up: a real
 `redis-server` (AOF, fsync every second, as deploy/redis.conf) and gunicorn with
 deploy/gunicorn.conf.py, both started here on free loopback ports and stopped by pid. The load
 client measures the gunicorn tree (master and workers) and, apart, the Redis process; the table
@@ -208,7 +211,7 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
     if other is not None and redis_cpu:  # a Redis outside the server's tree is "other" to the client
         other = round(other - redis_cpu, 3)
     return {
-        "peer": result["peer"], "games": result["games"], "actions_per_s": result["actions_per_s"],
+        "peer": peer_of(result), "games": result["games"], "actions_per_s": result["actions_per_s"],
         "p50": result["latency_ms"]["p50"], "p99": result["latency_ms"]["p99"],
         "cpu_s": (result["server_cpu_s"] or 0) + (redis_cpu or 0),
         "rss_mb": (result["server_rss_mb_peak"] or 0) + (redis_rss or 0),
@@ -217,6 +220,14 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
         "final_ok": detail.get("games_final_state_ok"),
         "update_bytes": update_bytes(detail),
     }
+
+
+def peer_of(result: dict[str, Any]) -> str:
+    """Return the peer's name; Shipmate's says how its sockets took each change: "shipmate full"/"… patch"."""
+    if result["peer"] != "shipmate":
+        return str(result["peer"])
+    asked = str(result.get("detail", {}).get("state_updates", ""))
+    return "shipmate patch" if "updates=patch" in asked else "shipmate full"
 
 
 def update_bytes(detail: dict[str, Any]) -> dict[str, Any] | None:
@@ -244,6 +255,17 @@ def medians(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for (peer, games), runs in sorted(groups.items(), key=lambda item: (item[0][1], item[0][0]))]
 
 
+def rounds_ahead(rows: list[dict[str, Any]], mine: str, peer: str, games: int) -> str:
+    """Say in how many rounds `mine` was ahead of `peer`, the k-th run of each taken together."""
+    ours = [r for r in rows if r["peer"] == mine and r["games"] == games]
+    theirs = [r for r in rows if r["peer"] == peer and r["games"] == games]
+    pairs = list(zip(ours, theirs, strict=False))
+    faster = sum(o["actions_per_s"] > t["actions_per_s"] for o, t in pairs)
+    steadier = sum(o["p99"] < t["p99"] for o, t in pairs)
+    return (f"round by round: more actions/s in {faster} of {len(pairs)}, "
+            f"a lower p99 in {steadier} of {len(pairs)}")
+
+
 def table(results: list[dict[str, Any]]) -> str:
     """Return every run side by side, then (runs repeated) the medians, and Shipmate's ratios to each peer."""
     rows = [figures(r) for r in results]
@@ -263,21 +285,23 @@ def table(results: list[dict[str, Any]]) -> str:
                   "--- | --- | --- | --- | --- | --- | --- | --- | ---"]
         for row in summary:
             lines.append(" | ".join(str(x) for x in (
-                row["peer"], row["games"], row["runs"], f"{row['actions_per_s']:.0f}", row["p50"], row["p99"],
+                row["peer"], row["games"], row["runs"], f"{row['actions_per_s']:.0f}", round(row["p50"], 3),
+                round(row["p99"], 3),
                 f"{row['cpu_s']:.2f}", f"{row['rss_mb']:.0f}", row["errors"])))
     lines.append("")
     lines.append("Shipmate ÷ peer (actions/s: >1 is better; p50, p99, CPU per action, RSS: <1 is better)")
     for games in sorted({row["games"] for row in summary}):
-        mine = next((r for r in summary if r["peer"] == "shipmate" and r["games"] == games), None)
-        if mine is None:
-            continue
-        for peer in (r for r in summary if r["peer"] != "shipmate" and r["games"] == games):
+        for mine, peer in ((m, p) for m in summary for p in summary
+                           if m["games"] == p["games"] == games
+                           and m["peer"].startswith("shipmate") and not p["peer"].startswith("shipmate")):
             per_action = (mine["cpu_s"] / mine["actions_per_s"]) / (peer["cpu_s"] / peer["actions_per_s"])
             speed = mine["actions_per_s"] / peer["actions_per_s"]
             lines.append(
-                f"  {games} games vs {peer['peer']}: actions/s ×{speed:.2f}, "
+                f"  {games} games, {mine['peer']} vs {peer['peer']}: actions/s ×{speed:.2f}, "
                 f"p50 ×{mine['p50'] / peer['p50']:.2f}, p99 ×{mine['p99'] / peer['p99']:.2f}, "
                 f"CPU per action ×{per_action:.2f}, RSS ×{mine['rss_mb'] / peer['rss_mb']:.2f}")
+            if mine["runs"] > 1:
+                lines.append("    " + rounds_ahead(rows, mine["peer"], peer["peer"], games))
     lines += ["", "Bytes per update frame (the peers' clients do not count theirs; their figures are the "
               "peers folder's README):",
               "  boardgameio: the whole state as JSON, about 1.2 kB a frame",
@@ -285,8 +309,8 @@ def table(results: list[dict[str, Any]]) -> str:
     for row in rows:
         if row["update_bytes"]:
             sizes = row["update_bytes"]
-            lines.append(f"  shipmate at {row['games']} games (load client): mean {sizes['mean']:.0f} B, "
-                         f"max {sizes['max']:,} B over {sizes['frames']:,} frames")
+            lines.append(f"  {row['peer']} at {row['games']} games (load client): "
+                         f"mean {sizes['mean']:.0f} B, max {sizes['max']:,} B, {sizes['frames']:,} frames")
     stores = {r["games"]: r["detail"]["redis_store"] for r in results if "redis_store" in r.get("detail", {})}
     for store in stores.values():
         lines.append(f"  Redis after Shipmate's (last) run: {store}")
@@ -305,8 +329,9 @@ def main() -> int:
                         help="rounds of every run, alternated (the table adds medians and ratios of medians)")
     parser.add_argument("--peers", default="boardgameio colyseus", help="peers to run beside Shipmate")
     parser.add_argument("--peers-dir", type=Path, default=PEERS)
-    parser.add_argument("--updates", choices=("patch", "full"), default="patch",
-                        help="how Shipmate's sockets get each change (the web app asks for patches)")
+    parser.add_argument("--updates", choices=("full", "patch"), nargs="+", default=["full", "patch"],
+                        help="how Shipmate's sockets get each change, one Shipmate run per way: full views "
+                             "(the shared load client's default) and patches (what the web app asks for)")
     parser.add_argument("--table", type=Path, metavar="RESULTS_JSONL",
                         help="print the table of a saved run (its results.jsonl) and run nothing")
     args = parser.parse_args()
@@ -326,7 +351,8 @@ def main() -> int:
             common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
             if args.peers.strip():
                 results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
-            results.append(run_shipmate(peers, games, common, args.workers, log_dir, args.updates))
+            results += [run_shipmate(peers, games, common, args.workers, log_dir, updates)
+                        for updates in args.updates]
     with (log_dir / "results.jsonl").open("w") as out:
         for result in results:
             out.write(json.dumps(result) + "\n")
