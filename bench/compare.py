@@ -218,8 +218,15 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
         "errors": result["errors"], "client_cpu_s": detail.get("client_cpu_s"),
         "other_cpu_s": other, "calibration_ms": detail.get("cpu_calibration_ms"),
         "final_ok": detail.get("games_final_state_ok"),
+        "client_ms_per_action": client_ms_per_action(result),
         "update_bytes": update_bytes(detail),
     }
+
+
+def client_ms_per_action(result: dict[str, Any]) -> float | None:
+    """Return the load client's CPU per action in the window, in ms: what each change costs the devices."""
+    spent, actions = result.get("detail", {}).get("client_cpu_s"), result.get("actions")
+    return 1000 * spent / actions if spent is not None and actions else None
 
 
 def peer_of(result: dict[str, Any]) -> str:
@@ -251,6 +258,7 @@ def medians(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"peer": peer, "games": games, "runs": len(runs),
              **{name: statistics.median(r[name] for r in runs)
                 for name in ("actions_per_s", "p50", "p99", "cpu_s", "rss_mb")},
+             "client_ms_per_action": statistics.median(r["client_ms_per_action"] or 0 for r in runs),
              "errors": sum(r["errors"] for r in runs)}
             for (peer, games), runs in sorted(groups.items(), key=lambda item: (item[0][1], item[0][0]))]
 
@@ -300,6 +308,8 @@ def table(results: list[dict[str, Any]]) -> str:
                 f"  {games} games, {mine['peer']} vs {peer['peer']}: actions/s ×{speed:.2f}, "
                 f"p50 ×{mine['p50'] / peer['p50']:.2f}, p99 ×{mine['p99'] / peer['p99']:.2f}, "
                 f"CPU per action ×{per_action:.2f}, RSS ×{mine['rss_mb'] / peer['rss_mb']:.2f}")
+            lines.append(f"    the load client's CPU per action: {mine['client_ms_per_action']:.3f} ms "
+                         f"against {peer['client_ms_per_action']:.3f} ms")
             if mine["runs"] > 1:
                 lines.append("    " + rounds_ahead(rows, mine["peer"], peer["peer"], games))
     lines += ["", "Bytes per update frame (the peers' clients do not count theirs; their figures are the "
