@@ -298,10 +298,9 @@ def table(results: list[dict[str, Any]]) -> str:
                 f"{row['cpu_s']:.2f}", f"{row['rss_mb']:.0f}", row["errors"])))
     lines.append("")
     lines.append("Shipmate ÷ peer (actions/s: >1 is better; p50, p99, CPU per action, RSS: <1 is better)")
-    for games in sorted({row["games"] for row in summary}):
-        for mine, peer in ((m, p) for m in summary for p in summary
-                           if m["games"] == p["games"] == games
-                           and m["peer"].startswith("shipmate") and not p["peer"].startswith("shipmate")):
+    for mine in (r for r in summary if r["peer"].startswith("shipmate")):  # by games, then full, patch
+        games = mine["games"]
+        for peer in (r for r in summary if r["games"] == games and not r["peer"].startswith("shipmate")):
             per_action = (mine["cpu_s"] / mine["actions_per_s"]) / (peer["cpu_s"] / peer["actions_per_s"])
             speed = mine["actions_per_s"] / peer["actions_per_s"]
             lines.append(

@@ -75,7 +75,7 @@ class ViewPatches:
                 ops.append(op)
         old, new = self._before.of(viewer), self._after.of(viewer)
         for path, at in zip(parts, pointers, strict=True):
-            _diff(found(old, path), found(new, path), at, ops)
+            _diff(_found(old, path), _found(new, path), at, ops)
         return ops
 
     def _whole(self, viewer: Viewer) -> list[Op]:
@@ -86,8 +86,8 @@ class ViewPatches:
 @functools.lru_cache(maxsize=1024)
 def _places(parts: tuple[Path, ...]) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
     """Return a viewer's own places as JSON Pointers, as a set, and the set of what holds them."""
-    pointers = tuple(pointer(path) for path in parts)
-    holders = frozenset(pointer(path[:end]) for path in parts for end in range(len(path)))
+    pointers = tuple(_pointer(path) for path in parts)
+    holders = frozenset(_pointer(path[:end]) for path in parts for end in range(len(path)))
     return pointers, frozenset(pointers), holders
 
 
@@ -103,12 +103,12 @@ def _within(target: str, places: frozenset[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def pointer(path: Path) -> str:
+def _pointer(path: Path) -> str:
     """Return a place in a document as a JSON Pointer (RFC 6901)."""
     return "".join(f"/{_token(key)}" for key in path)
 
 
-def found(document: Any, path: Path) -> Any:
+def _found(document: Any, path: Path) -> Any:
     """Return the value at `path` in `document`."""
     for key in path:
         document = document[key]
@@ -146,9 +146,10 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
 def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: list[Op]) -> None:
     """Patch a dict key by key, or replace it whole when most of its keys changed (fewer bytes)."""
     mine: list[Op] = []
-    changed = 0
+    changed = kept = 0
     for key, value in old.items():
         if key in new:
+            kept += 1
             after = new[key]
             if _same(value, after):  # most keys: nothing to walk, no path to spell
                 continue
@@ -158,7 +159,7 @@ def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: list[Op
         else:
             mine.append({"op": "remove", "path": f"{path}/{_token(key)}"})
             changed += 1
-    if len(new) > len(old) - changed:  # some key is new
+    if len(new) > kept:  # some key is new
         for key, value in new.items():
             if key not in old:
                 mine.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})

@@ -370,15 +370,13 @@ class Connection:
                 elif isinstance(item, Ping):
                     self._send(dumps({"type": "ping", "version": self._latest()}))
                 elif isinstance(item, Probe):
-                    with self._write_lock:
-                        self.wire.send(control_frame(OP_PING))
+                    self._send_frame(control_frame(OP_PING))
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 elif isinstance(item, str):
                     self._send(item)
                 elif isinstance(item, bytes):  # the rest of a frame `_write_now` began
-                    with self._write_lock:
-                        self.wire.send(item)
+                    self._send_frame(item)
                 self.outbox.done()
         except (ConnectionClosed, OSError):
             self.outbox.finish(Close(1006, "gone"))
