@@ -1,8 +1,10 @@
 """The game-independent core: a registry of games, and decide → events → evolve → view.
 
 State and events are plain JSON data (dicts). Every game keeps these keys in its state:
-``game``, ``code``, ``version``, ``seed`` (hex, secret until the game ends) and ``counters``
-(``{"dice": n, "draws": m}``: how many dice and card draws the seed has given so far). The core adds
+``game``, ``code``, ``version``, ``phase`` (``"finished"`` once the game has ended), ``seed`` (hex,
+secret until the game ends) and ``counters`` (``{"dice": n, "draws": m}``: how many dice and card
+draws the seed has given so far). A finished game is final: `decide` refuses every action on it,
+the host's undo included, citing the game's `end_rule`. The core adds
 ``_undo``: what the most recent change altered and how to put it back (its ``restore`` patch), so
 that the host can take one step back; never a whole copy of the state.
 
@@ -69,6 +71,9 @@ class Game(Protocol):
     dice_device: bool
     """Whether a table device may be linked that rolls the dice for whoever's turn it is."""
 
+    end_rule: str
+    """The ID of the rule that ends the game (e.g. "V1"): every action after the end cites it."""
+
     def created(self, code: str, options: Mapping[str, Any], seed_hex: str) -> Event:
         """Return the game's first event, or raise InvalidAction for bad options."""
 
@@ -133,12 +138,28 @@ def create(game: str, code: str, options: Mapping[str, Any], seed_hex: str) -> t
 
 def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
     """Return the events of `action` stamped with the next version, or raise a ShipmateError."""
-    if action.get("type") == "undo":
-        events = _decide_undo(state, actor)
-    else:
-        events = _game_of(state).decide(state, action, actor)
+    game = _game_of(state)
+    if state["phase"] == "finished":
+        raise game_over(game)
+    undo = action.get("type") == "undo"
+    events = _decide_undo(state, actor) if undo else game.decide(state, action, actor)
     version = state["version"] + 1
     return [{**event, "version": version} for event in events]
+
+
+def game_over(game: Game) -> RuleViolation:
+    """Return the refusal of any action, by anyone, once the game has ended (its `end_rule`).
+
+    The end reveals the seed that every die and draw derives from, so a game that went on would
+    let everyone know its next dice in advance; an undo or a host's correction would change a
+    record that anyone may now verify.
+    """
+    return RuleViolation(game.end_rule, text(
+        "Het spel is afgelopen en het zaad van de dobbelstenen is onthuld: elke volgende worp zou "
+        "vooraf bekend zijn. Niemand kan nog iets doen, ook de gastheer niet (terugdraaien, "
+        "aanpassen).",
+        "The game is over and its dice seed is revealed: any further die would be known in "
+        "advance. Nobody can act any more, not even the host (undo, adjust)."))
 
 
 def _decide_undo(state: State, actor: Viewer) -> list[Event]:

@@ -215,6 +215,7 @@ class PureGame:
     """A game assembled from its pure functions: everything the core's Game protocol asks for."""
 
     name: str
+    end_rule: str
     options: Callable[[Mapping[str, Any]], dict[str, Any]]
     decide: Callable[[State, Action, Viewer], list[Event]]
     evolve: Callable[[State, Event], State]
@@ -326,10 +327,12 @@ def viewer_fields(state: State, viewer: Viewer) -> State:
     """Return the header's fields that depend on the viewer: `host`, `you` and `can_undo`.
 
     `can_undo` says whether this viewer may take the last change back: the host only, one step,
-    never a roll (core._decide_undo). It is false for everyone else, so no player's patch carries it.
+    never a roll, never after the end (core.decide). It is false for everyone else, so no player's
+    patch carries it.
     """
     return {
         "host": viewer.host,
         "you": viewer.player if viewer.player in state["players"] else None,
-        "can_undo": viewer.host and bool(state.get("_undo")) and not state["_undo"]["rolled"],
+        "can_undo": viewer.host and state["phase"] != "finished" and bool(state.get("_undo"))
+        and not state["_undo"]["rolled"],
     }

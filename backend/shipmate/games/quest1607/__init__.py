@@ -11,7 +11,7 @@ from .ruleset import ruleset, validate_options
 from .views import event_view_for, personal_parts, personal_view, shared_view, view_for
 
 GAME = register(PureGame(
-    name="quest1607", options=validate_options, decide=decide, evolve=evolve,
+    name="quest1607", end_rule="V1", options=validate_options, decide=decide, evolve=evolve,
     view_for=view_for, event_view_for=event_view_for, ruleset=ruleset, dice_device=True,
     shared_view=shared_view, personal_view=personal_view, personal_parts=personal_parts,
 ))

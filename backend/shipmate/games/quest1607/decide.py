@@ -92,13 +92,13 @@ def _total(counted: Mapping[str, int]) -> int:
 
 
 def _playing(state: State, actor: Viewer) -> str:
-    """Return the acting player's id once the game is on; refuse the host, strangers, the lobby."""
-    phase = state["phase"]
-    if phase == "lobby":
+    """Return the acting player's id once the game is on; refuse the host, strangers, the lobby.
+
+    A finished game never gets here: the core refuses every action after the end (V1).
+    """
+    if state["phase"] == "lobby":
         raise RuleViolation("S5", text("Het spel is nog niet begonnen.",
                                        "The game has not started yet."))
-    if phase == "finished":
-        raise RuleViolation("V1", text("Het spel is afgelopen.", "The game is over."))
     return require_player(state, actor)
 
 

@@ -11,6 +11,6 @@ from .ruleset import ruleset, validate_options
 from .views import event_view_for, view_for
 
 GAME = register(PureGame(
-    name="serenissima", options=validate_options, decide=decide, evolve=evolve,
+    name="serenissima", end_rule="SE19", options=validate_options, decide=decide, evolve=evolve,
     view_for=view_for, event_view_for=event_view_for, ruleset=ruleset,
 ))

@@ -42,10 +42,9 @@ def _phase_name(number: int, language: str) -> str:
 
 
 def _playing(state: State) -> None:
+    # a finished game never gets here: the core refuses every action after the end (SE19)
     if state["phase"] == "lobby":
         raise RuleViolation("SE4", text("Het spel is nog niet begonnen.", "The game has not started yet."))
-    if state["phase"] == "finished":
-        raise RuleViolation("SE19", text("Het spel is afgelopen.", "The game is over."))
 
 
 def _in_phase(state: State, number: int, nl: str, en: str) -> None:

@@ -11,6 +11,6 @@ from .ruleset import ruleset, validate_options
 from .views import event_view_for, view_for
 
 GAME = register(PureGame(
-    name="voyagers", options=validate_options, decide=decide, evolve=evolve,
+    name="voyagers", end_rule="VV19", options=validate_options, decide=decide, evolve=evolve,
     view_for=view_for, event_view_for=event_view_for, ruleset=ruleset,
 ))
