@@ -49,7 +49,8 @@ class ServerProcess:
 
     def start(self, timeout: float = 30.0) -> str:
         """Start the server and wait until /healthz answers; return its base URL."""
-        env = {**os.environ, "REDIS_URL": self.redis_url, **self.extra_env}
+        # BIND_HOST as `shipmate serve --host 127.0.0.1` sets it: links carry this loopback address
+        env = {**os.environ, "REDIS_URL": self.redis_url, "BIND_HOST": "127.0.0.1", **self.extra_env}
         command = [
             str(GUNICORN), *self.worker, "-w", "1",
             "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from . import serve as table
 from .embedded import DataDirInUse, EmbeddedRedis
+from .net import is_loopback, lan_address, phone_url
 
 # The store, the rules and redis are imported by `verify` and `export` when they run, never by
 # `serve`: its process becomes gunicorn's master, and a master that imported redis (whose asyncio
@@ -88,9 +89,10 @@ def _exit_on_signal(signum: int, _frame: FrameType | None) -> None:
 
 def _banner(url: str, args: argparse.Namespace, keep_days: float, redis_text: str) -> str:
     lines = ["", "Shipmate is ready.", f"Phones on this network open:  {url}", "", table.qr_code(url)]
-    if table.is_loopback(args.host) and not args.public_url:
-        lines.append("Only this computer can open it; use --host 0.0.0.0 to let phones in.")
-    elif table.is_loopback(urlsplit(url).hostname or "") and not args.public_url:
+    if is_loopback(args.host) and not args.public_url:
+        lines.append("Only this computer can open it, and the links and QR codes it hands out; use "
+                     "--host 0.0.0.0 to let phones in.")
+    elif is_loopback(urlsplit(url).hostname or "") and not args.public_url:
         lines.append("This computer is on no network: join the table's Wi-Fi, then start again.")
     if args.tls:
         lines += ["Each phone warns once that the certificate is not trusted (this computer made it):",
@@ -124,7 +126,7 @@ def serve(args: argparse.Namespace) -> int:
     if problem:
         print(f"shipmate serve: {problem}.", file=sys.stderr)
         return 1
-    lan = table.lan_address()
+    lan = lan_address()
     tls = None
     if args.tls:
         addresses = [lan]
@@ -137,7 +139,7 @@ def serve(args: argparse.Namespace) -> int:
             print(f"shipmate serve: cannot write the certificate in {exc.filename or args.data_dir}: "
                   f"{exc.strerror}; pass another --data-dir.", file=sys.stderr)
             return 1
-    url = args.public_url or table.phone_url(args.host, args.port, tls is not None, lan)
+    url = args.public_url or phone_url(args.host, args.port, tls is not None, lan)
     keep_days = _keep_days(args)
     options = table.Options(args.host, args.port, args.workers, args.connections, tls)
     try:
@@ -145,6 +147,7 @@ def serve(args: argparse.Namespace) -> int:
             os.environ["REDIS_URL"] = redis_url
             if args.public_url:
                 os.environ["PUBLIC_URL"] = args.public_url  # the web app's base for join links
+            os.environ["BIND_HOST"] = args.host  # links carry the address the server listens on
             table.run(options, _banner(url, args, keep_days, redis_text))
     except DataDirInUse as exc:
         print(f"shipmate serve: {exc}; stop it first or pass another --data-dir.", file=sys.stderr)
@@ -287,7 +290,9 @@ def parser() -> argparse.ArgumentParser:
         "serve", parents=[data], help="run a table server",
         description="Run a table server until Ctrl-C. Without REDIS_URL it runs its own Redis, with "
                     "the games in DATA_DIR/redis.")
-    run.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    run.add_argument("--host", default="0.0.0.0",
+                     help="address to listen on (default: all); links and QR codes carry it, so with "
+                          "127.0.0.1 they open on this computer only")
     run.add_argument("--port", type=_positive, default=8000, help="port to listen on (default: %(default)s)")
     run.add_argument("--workers", type=_positive, default=table.DEFAULT_WORKERS, help="processes")
     run.add_argument("--connections", "--threads", type=_positive, default=table.DEFAULT_CONNECTIONS,

@@ -1,4 +1,4 @@
-"""The table server: the Flask app under gunicorn, its LAN address and QR code, and a TLS certificate.
+"""The table server: the Flask app under gunicorn, its QR code, and a TLS certificate.
 
 `run` is what `shipmate serve` does; the embedded Redis around it is `cli.py`'s business. Nothing here
 imports redis: the gunicorn master loads this module, and a master that imported redis (whose asyncio
@@ -59,31 +59,6 @@ def data_home() -> Path:
     return Path(base) / "shipmate"
 
 
-def lan_address() -> str:
-    """Return the IPv4 address this machine shows its network, else 127.0.0.1.
-
-    Connecting a UDP socket only picks the route and the source address; no packet is sent.
-    192.0.2.1 (TEST-NET-1) is never routed anywhere, so the default route is what gets picked.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            address = str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
-    return "127.0.0.1" if address.startswith("0.") else address
-
-
-def is_loopback(host: str) -> bool:
-    """Return whether `host` (a name or an address) names this computer only: no phone can open it."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def port_problem(host: str, port: int) -> str | None:
     """Return why a server cannot listen on host:port (one line, naming the option to change), else None.
 
@@ -107,14 +82,6 @@ def port_problem(host: str, port: int) -> str | None:
                 return f"port {port} needs administrator rights; use a port from 1024 up, e.g. --port 8000"
             return f"cannot listen on {host}:{port} ({exc.strerror}); check --host and --port"
     return None
-
-
-def phone_url(host: str, port: int, tls: bool, lan: str) -> str:
-    """Return the URL phones on the table's Wi-Fi open for a server bound to `host`."""
-    shown = lan if host in ("0.0.0.0", "", "::") else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"{'https' if tls else 'http'}://{shown}:{port}/"
 
 
 def qr_code(text: str) -> str:

@@ -11,17 +11,15 @@ from typing import Any
 import requests
 import websocket
 
-from shipmate.serve import is_loopback, lan_address
-
 CHARACTERS = ["netherlands", "england", "spain", "portugal", "france", "venice"]
 RESOURCES = ["wood", "cotton", "iron", "coal", "food"]
 TIMEOUT = 10
 
 
 def phone_base(base: str) -> str:
-    """Return the base URL of a server's links to phones: a loopback host is the computer's LAN address."""
-    lan = lan_address()
-    return base if is_loopback(lan) else base.replace("127.0.0.1", lan, 1)
+    """Return the base URL of a test server's links to phones: its own loopback URL, for it listens
+    on 127.0.0.1 only and says so (BIND_HOST, tests/fixtures_server.py)."""
+    return base
 
 
 def bearer(token: str | None) -> dict[str, str]:

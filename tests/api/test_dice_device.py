@@ -6,7 +6,7 @@ import urllib.parse
 
 import requests
 
-from tests.api.client import Game, bearer, phone_base, unchanged
+from tests.api.client import Game, bearer, unchanged
 
 
 def link(game: Game, token: str | None) -> requests.Response:
@@ -19,7 +19,8 @@ def test_the_host_links_a_device_that_rolls_for_whoever_s_turn_it_is(live_server
     response = link(game, game.host)
     assert response.status_code == 201, response.text
     device = response.json()
-    assert device["url"] == f"{phone_base(live_server)}/dice/{game.code}#device={device['token']}"
+    # a loopback link: the test server listens on 127.0.0.1 only (BIND_HOST)
+    assert device["url"] == f"{live_server}/dice/{game.code}#device={device['token']}"
     assert device["qr"].startswith("data:image/svg+xml;")  # an image the page may show (CSP: data:)
     assert urllib.parse.unquote(device["qr"]).count("<path") >= 1
     view = game.state(device["token"])

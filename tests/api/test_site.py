@@ -5,7 +5,7 @@ from __future__ import annotations
 import requests
 
 from shipmate.web.schemas import GAMES
-from tests.api.client import TIMEOUT, Game, phone_base
+from tests.api.client import TIMEOUT, Game
 from tests.fixtures_server import StartServer
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -53,7 +53,9 @@ def test_the_api_works_without_the_web_app(start_server: StartServer) -> None:
 def test_the_join_url_and_its_qr_code(live_server: str) -> None:
     game = Game.create(live_server)
     response = requests.post(f"{live_server}/api/games", json={}, timeout=TIMEOUT).json()
-    assert response["join_url"] == f"{phone_base(live_server)}/join/{response['code']}"
+    # the test server listens on 127.0.0.1 only (BIND_HOST), so its links carry that address
+    assert response["join_url"] == f"{live_server}/join/{response['code']}"
+    assert live_server.startswith("http://127.0.0.1:")
     assert len(response["code"]) == 6 and set(response["code"]) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     qr = get(f"{game.url}/qr.svg")
     assert qr.status_code == 200 and qr.headers["Content-Type"].startswith("image/svg+xml")

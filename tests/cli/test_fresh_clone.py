@@ -20,7 +20,7 @@ import pytest
 import requests
 
 from shipmate.embedded import free_port
-from shipmate.serve import is_loopback, lan_address
+from shipmate.net import is_loopback, lan_address
 from tests.fixtures_server import wait_for
 
 from .conftest import noise
@@ -45,7 +45,7 @@ def host_environment() -> dict[str, str]:
     """Return the environment of a host's terminal: none of this checkout's virtualenv, no REDIS_URL."""
     venv = str(ROOT / ".venv")
     path = [part for part in os.environ.get("PATH", "").split(os.pathsep) if not part.startswith(venv)]
-    dropped = {"REDIS_URL", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "IDLE_TTL", "PUBLIC_URL"}
+    dropped = {"REDIS_URL", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "IDLE_TTL", "PUBLIC_URL", "BIND_HOST"}
     return {**{k: v for k, v in os.environ.items() if k not in dropped}, "PATH": os.pathsep.join(path)}
 
 
@@ -124,8 +124,11 @@ def test_the_first_start_sets_up_quietly_and_hands_out_links_phones_can_open(fir
     said = first_start.output()
     assert "Shipmate is ready." in said and "Phones on this network open:" in said
     assert noise(said) == []
+    # README's server listens on every address (0.0.0.0): asked over loopback, it hands out the LAN
+    # address, as its banner does
     made = requests.post(f"http://localhost:{first_start.port}/api/games", json={}, timeout=10).json()
     lan = lan_address()
+    assert f"open:  http://{lan}:{first_start.port}/" in said
     link = urlsplit(made["join_url"])
     assert link.hostname == ("localhost" if is_loopback(lan) else lan)
     assert link.port == first_start.port and link.path == f"/join/{made['code']}"

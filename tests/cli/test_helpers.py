@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from cryptography import x509
 
-from shipmate.serve import certificate, data_home, lan_address, phone_url, qr_code
+from shipmate.net import lan_address, phone_url
+from shipmate.serve import certificate, data_home, qr_code
 
 
 def test_the_data_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import redis
 import requests
 
 from shipmate.embedded import alive
-from shipmate.serve import is_loopback, lan_address
+from shipmate.net import is_loopback, lan_address
 
 from .conftest import TIMEOUT, StartServe, noise, servers_in, valkey_pid
 
@@ -111,14 +111,34 @@ def test_games_are_kept_as_long_as_keep_days_says(start_serve: StartServe, data_
     assert ttls and all(86400 < ttl <= 2 * 86400 for ttl in ttls)
 
 
-def test_join_links_made_over_loopback_carry_the_lan_address(start_serve: StartServe) -> None:
-    server = start_serve()
-    made = requests.post(f"http://localhost:{server.port}/api/games", json={}, timeout=5).json()
-    lan = lan_address()
-    shown = urlsplit(made["join_url"])
-    assert shown.hostname == ("localhost" if is_loopback(lan) else lan) and shown.port == server.port
-    qr = requests.get(f"http://localhost:{server.port}/api/games/{made['code']}/qr.svg", timeout=5)
+def links_of(port: int, host: str) -> tuple[str, str]:
+    """Create a game over http://host:port; return the hosts of its join link and its dice link."""
+    made = requests.post(f"http://{host}:{port}/api/games", json={}, timeout=5).json()
+    dice = requests.post(f"http://{host}:{port}/api/games/{made['code']}/dice-device",
+                         headers={"Authorization": f"Bearer {made['host_token']}"}, timeout=5).json()
+    qr = requests.get(f"http://{host}:{port}/api/games/{made['code']}/qr.svg", timeout=5)
     assert qr.status_code == 200 and qr.headers["Cache-Control"] == "no-cache"
+    join, device = urlsplit(made["join_url"]), urlsplit(dice["url"])
+    assert join.port == device.port == port
+    return str(join.hostname), str(device.hostname)
+
+
+def test_a_server_on_loopback_hands_out_links_only_this_computer_opens(start_serve: StartServe) -> None:
+    server = start_serve()  # --host 127.0.0.1: no phone reaches it, so no link may pretend one could
+    assert f"open:  http://127.0.0.1:{server.port}/" in server.output()
+    assert "Only this computer can open it" in server.output()
+    assert links_of(server.port, "127.0.0.1") == ("127.0.0.1", "127.0.0.1")
+    assert links_of(server.port, "localhost") == ("localhost", "localhost")
+
+
+def test_a_server_on_every_address_asked_over_loopback_hands_out_the_lan_address(
+    start_serve: StartServe,
+) -> None:
+    server = start_serve("--host", "0.0.0.0")  # it listens everywhere; the test speaks over loopback
+    lan = lan_address()
+    assert f"open:  http://{lan}:{server.port}/" in server.output()
+    shown = "127.0.0.1" if is_loopback(lan) else lan
+    assert links_of(server.port, "127.0.0.1") == (shown, shown)
 
 
 def test_plain_http_to_the_tls_port_is_redirected_and_a_refused_certificate_is_quiet(

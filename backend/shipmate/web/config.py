@@ -16,6 +16,11 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,
     # Base URL of join links and QR codes ("https://ship.example/"); empty: the request's host URL.
     "PUBLIC_URL": "",
+    # The address the server listens on (`shipmate serve --host` sets it), so that links carry an
+    # address that answers: a loopback bind hands out the request's own (loopback) host, one address
+    # that address, every address ("0.0.0.0", "::") the LAN address for a loopback request;
+    # empty: unknown, handled as every address. PUBLIC_URL wins over it.
+    "BIND_HOST": "",
     # The installable web app served at the site root; missing is fine (API only).
     "PWA_DIR": str(Path(__file__).resolve().parents[3] / "pwa"),
     # Fixed-window rate limits per client address: game creations, joins, and requests that name

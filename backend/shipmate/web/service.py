@@ -14,6 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 from flask import current_app, request
 
+from ..net import link_host
 from ..rules import (
     DICE,
     HOST,
@@ -32,7 +33,6 @@ from ..rules import (
     text,
     view_for,
 )
-from ..serve import is_loopback, lan_address
 from ..store import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, hash_token
 from ..store.games import Change
 from .errors import (
@@ -130,20 +130,21 @@ def join_url(code: str) -> str:
 
 
 def site_url() -> str:
-    """Return the base URL that phones open: PUBLIC_URL, else this request's host URL.
+    """Return the base URL that phones open: PUBLIC_URL, else this request's host URL with the host
+    that answers phones (`net.link_host`: the bind address BIND_HOST decides).
 
-    A host who opened the server on the laptop itself (http://localhost:8000) would hand out links
-    and QR codes that no phone can open: a request to a loopback name gets the computer's address
-    on its network instead, on the same port (unless the computer is on no network at all).
+    A host who opened a server on every address from the laptop itself (http://localhost:8000)
+    hands out the computer's address on its network instead, on the same port; a server bound to
+    loopback hands out loopback links, for nothing else could reach it.
     """
     base: str = current_app.config["PUBLIC_URL"]
     if base:
         return base.rstrip("/")
     url = urlsplit(request.host_url)
-    if is_loopback(url.hostname or ""):
-        lan = lan_address()
-        if not is_loopback(lan):
-            url = url._replace(netloc=f"{lan}:{url.port}" if url.port else lan)
+    host = link_host(current_app.config["BIND_HOST"], url.hostname or "")
+    if host != url.hostname:
+        shown = f"[{host}]" if ":" in host else host
+        url = url._replace(netloc=f"{shown}:{url.port}" if url.port else shown)
     return urlunsplit(url).rstrip("/")
 
 
