@@ -14,6 +14,8 @@ import websocket
 CHARACTERS = ["netherlands", "england", "spain", "portugal", "france", "venice"]
 RESOURCES = ["wood", "cotton", "iron", "coal", "food"]
 TIMEOUT = 10
+ASIDE = ("ping", "presence")
+"""What a socket sends beside the game's changes and answers: keep-alive pings and presence."""
 
 
 def phone_base(base: str) -> str:
@@ -133,19 +135,26 @@ class Socket:
         """Send one JSON message."""
         self.ws.send(json.dumps(message))
 
-    def receive(self, skip_pings: bool = True) -> dict[str, Any]:
-        """Return the next message (waiting up to the socket's timeout)."""
+    def receive(self, skip: tuple[str, ...] = ASIDE) -> dict[str, Any]:
+        """Return the next message whose type is not in `skip` (waiting up to the socket's timeout)."""
         while True:
             message: dict[str, Any] = json.loads(self.ws.recv())
-            if not (skip_pings and message["type"] == "ping"):
+            if message["type"] not in skip:
                 return message
 
     def until(self, kind: str, **match: Any) -> dict[str, Any]:
         """Return the next message of type `kind` (with the given fields), skipping others."""
         while True:
-            message = self.receive(skip_pings=kind != "ping")
+            message = self.receive(skip=())
             if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
                 return message
+
+    def close_code(self) -> int:
+        """Read what is left until the server's close frame; return its close code."""
+        while True:
+            opcode, frame = self.ws.recv_data_frame(True)
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                return int.from_bytes(frame.data[:2], "big")
 
     def close(self) -> None:
         """Close the socket."""

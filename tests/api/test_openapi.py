@@ -22,6 +22,8 @@ EXAMPLES = 60
 # 400 when it names what this game does not have (a player, a ship, a quest card, an offer). The
 # document says both; which ids exist is the game's state, not the document's.
 ACTIONS_ACCEPTED = ["2xx", "400", "401", "403", "404", "409", "422", "429"]
+# A schema-valid secret that no hand-over link holds is one that was used, expired, or never made: 410.
+SEAT_ACCEPTED = ["2xx", "404", "410", "429"]
 
 
 def config(game: Game, player: str) -> str:
@@ -39,6 +41,10 @@ headers = {{ Authorization = "Bearer {game.host}" }}
 [[operations]]
 include-path = "/api/games/{{code}}/actions"
 checks.positive_data_acceptance.expected-statuses = {ACTIONS_ACCEPTED!r}
+
+[[operations]]
+include-path = "/api/games/{{code}}/seat"
+checks.positive_data_acceptance.expected-statuses = {SEAT_ACCEPTED!r}
 """
 
 

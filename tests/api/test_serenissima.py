@@ -33,11 +33,11 @@ def shows(text: str, amount: int) -> bool:
 
 
 def raw_frame(socket: Socket) -> str:
-    """Return the raw text of the socket's next message that is not a ping."""
+    """Return the raw text of the socket's next message that is not a ping or presence."""
     while True:
         frame = socket.ws.recv()
         assert isinstance(frame, str)
-        if json.loads(frame)["type"] != "ping":
+        if json.loads(frame)["type"] not in ("ping", "presence"):
             return frame
 
 

@@ -14,10 +14,10 @@ import requests
 
 import shipmate.games  # noqa: F401 - registers quest1607
 from shipmate import cli
+from shipmate.codec import dumps
 from shipmate.rules import HOST, Viewer, create
 from shipmate.rules.dice import dice_in
 from shipmate.store import GameStore, hash_token
-from shipmate.store.games import dumps
 from shipmate.store.keys import state as state_key
 
 from .conftest import StartServe, servers_in

@@ -114,7 +114,7 @@ class FakeHub:
 def connection(ws: Any, queue_size: int) -> Connection:
     """A socket's connection with its writer running, as `serve` starts it."""
     settings = {**SETTINGS, "WS_QUEUE_SIZE": queue_size}
-    conn = Connection(Wire(ws), "K7QX2M", Caller(PUBLIC, None), None, "en", FakeHub(), None,  # type: ignore[arg-type]
+    conn = Connection(Wire(ws), "K7QX2M", Caller(PUBLIC, None, {}), None, "en", FakeHub(), None,  # type: ignore[arg-type]
                       settings)
     threading.Thread(target=conn._write, daemon=True).start()
     return conn

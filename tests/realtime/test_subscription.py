@@ -8,7 +8,7 @@ import secrets
 import pytest
 import redis
 
-from shipmate.rules import Viewer, create
+from shipmate.rules import PUBLIC, Viewer, create
 from shipmate.store import GameStore, hash_token
 from shipmate.web.hub import Hub, Subscription, Update, subscriber
 from tests.fixtures_server import wait_for
@@ -18,12 +18,21 @@ from tests.store import counter_game  # noqa: F401  (registers the test game)
 class Listener:
     """A socket stand-in that notes the versions it is handed."""
 
+    viewer = PUBLIC
+    token_hash = None
+
     def __init__(self, code: str) -> None:
         self.code = code
         self.versions: list[int] = []
 
     def deliver(self, update: Update) -> None:
         self.versions.append(update.version)
+
+    def notify(self, message: bytes) -> None:
+        """No presence in this test (the hub has none)."""
+
+    def retire(self, player: str) -> None:
+        """No seat moves in this test."""
 
     def tick(self) -> None:
         """No ping messages in this test."""

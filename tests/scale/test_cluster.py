@@ -19,10 +19,11 @@ import pytest
 import redis
 
 from shipmate import games  # noqa: F401  (registers Quest 1607 with the rules core)
+from shipmate.codec import loads
 from shipmate.embedded import free_port
 from shipmate.rules import HOST, PUBLIC, Viewer, create
-from shipmate.store import GameStore, keys
-from shipmate.store.games import CLUSTER_SCHEME, client_for, loads, node_url
+from shipmate.store import GameStore, Presence, Seats, keys
+from shipmate.store.games import CLUSTER_SCHEME, client_for, node_url
 from tests.fixtures_server import wait_for
 
 REDIS_SERVER = shutil.which("redis-server") or shutil.which("valkey-server")
@@ -130,3 +131,29 @@ def _current_player(store: GameStore, code: str) -> Viewer:
     state = store.load(code)
     assert state is not None
     return Viewer(player=state["turn"]["player"])
+
+
+def test_presence_and_hand_overs_hold_on_a_cluster(cluster: list[int]) -> None:
+    client = client_for(f"{CLUSTER_SCHEME}127.0.0.1:{cluster[0]}")
+    listener = redis.Redis.from_url(node_url(f"{CLUSTER_SCHEME}127.0.0.1:{cluster[1]}")).pubsub(
+        ignore_subscribe_messages=True)
+    one, two = Presence(client, "one", 3600), Presence(client, "two", 3600)
+    seats = Seats(client)
+    codes = [f"PR{ALPHABET[i // 26]}{ALPHABET[i % 26]}QX" for i in range(GAMES)]
+    listener.subscribe(*(keys.channel(code) for code in codes))
+    for code in codes:
+        client.hset(keys.tokens(code), mapping={"host": '{"host":true}', "old": '{"player":"p1"}'})
+        assert one.update(code, ["p1"])[1].online == ("p1",)
+        assert two.refresh({code: ["p2"]})[code][1].online == ("p1", "p2")
+        seats.offer(code, "p1", f"secret-of-{code}")
+        assert seats.claim(code, f"secret-of-{code}", "new") == "p1"
+        assert client.hget(keys.tokens(code), "old") == b'{"moved":"p1"}'
+    announced: dict[str, list[str]] = {}
+    deadline = time.monotonic() + 10
+    while sum(map(len, announced.values())) < GAMES * 3 and time.monotonic() < deadline:
+        message = listener.get_message(timeout=1.0)
+        if message and message["type"] == "message":
+            code = keys.channel_code(message["channel"].decode())
+            announced.setdefault(code, []).append(message["data"].split(b'"', 2)[1].decode())
+    assert announced == {code: ["presence", "presence", "seat"] for code in codes}
+    listener.close()

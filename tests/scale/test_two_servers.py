@@ -72,10 +72,10 @@ class Phone:
         self.results: list[dict[str, Any]] = []
 
     def receive(self) -> dict[str, Any]:
-        """Return the next frame that is not a keep-alive ping."""
+        """Return the next frame that is not a keep-alive ping or presence."""
         while True:
             frame: dict[str, Any] = json.loads(self.ws.recv())
-            if frame["type"] != "ping":
+            if frame["type"] not in ("ping", "presence"):
                 return frame
 
     def read_until(self, version: int) -> None:

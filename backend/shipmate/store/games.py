@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import secrets
 import threading
@@ -13,13 +12,14 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, cast
 
-import orjson
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
+from ..codec import dumpb, dumps, loads
 from ..rules import Action, Event, ShipmateError, State, Viewer, apply
 from . import keys
+from .errors import Unavailable, redis_errors
 from .wire import Commands
 
 DEFAULT_IDLE_TTL = 30 * 24 * 3600
@@ -34,6 +34,7 @@ MAX_VERSION = 2**53
 # KEYS: version, state, events, tokens, and the Idempotency-Key's record when the change answers one.
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
 #       channel, idle TTL, token hash ('' for none), token role JSON, commit id,
+#       the acting token's hash ('' for none) and the role it must still have,
 #       and with the fifth key: the answer JSON, its TTL, and the claim the record must still hold.
 # The published message {"version", "events", "state"} is spliced together here from the state and
 # events already passed, so the largest value crosses the wire to Redis once, not twice.
@@ -45,6 +46,8 @@ MAX_VERSION = 2**53
 # And the change is stored only while the key is still claimed by this attempt: one whose claim
 # lapsed (it was too slow, or its server stalled) and was taken over by a retry stores nothing
 # ({2, …}), so the first attempt and the retry can never both apply.
+# And only while the acting token still has its role: a token retired by a seat's hand-over
+# (store/seats.py) commits nothing ({3, …}), even on a socket opened before the hand-over.
 COMMIT_SCRIPT = """
 local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if current ~= tonumber(ARGV[1]) then
@@ -54,7 +57,10 @@ if current ~= tonumber(ARGV[1]) then
   end
   return {0, current}
 end
-if KEYS[5] and redis.call('GET', KEYS[5]) ~= ARGV[12] then
+if ARGV[10] ~= '' and redis.call('HGET', KEYS[4], ARGV[10]) ~= ARGV[11] then
+  return {3, current}
+end
+if KEYS[5] and redis.call('GET', KEYS[5]) ~= ARGV[14] then
   return {2, current}
 end
 local ttl = tonumber(ARGV[6])
@@ -69,7 +75,7 @@ if redis.call('EXISTS', KEYS[4]) == 1 then
   redis.call('EXPIRE', KEYS[4], ttl)
 end
 if KEYS[5] then
-  redis.call('SET', KEYS[5], ARGV[10], 'EX', tonumber(ARGV[11]))
+  redis.call('SET', KEYS[5], ARGV[12], 'EX', tonumber(ARGV[13]))
 end
 redis.call('PUBLISH', ARGV[5],
   '{"version":' .. ARGV[2] .. ',"events":' .. ARGV[4] .. ',"state":' .. ARGV[3] .. '}')
@@ -114,15 +120,19 @@ return 1
 """
 
 
-class Unavailable(Exception):
-    """Redis cannot be reached right now; nothing was changed."""
-
-
 class ClaimLost(Exception):
     """This attempt's claim on an Idempotency-Key lapsed and a retry took it over; nothing was stored.
 
     The retry decides the action now: its answer is this attempt's answer too.
     """
+
+
+class Retired(Exception):
+    """The acting token was retired by a seat's hand-over: its player now plays on another device."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(f"the seat of {player} moved to another device")
+        self.player = player
 
 
 class Conflict(Exception):
@@ -136,30 +146,6 @@ class Conflict(Exception):
 def hash_token(token: str) -> str:
     """Return how a token is stored: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def dumpb(value: Any) -> bytes:
-    """Serialise compactly to UTF-8, the one way every stored value and every socket message is written.
-
-    orjson is several times faster than the standard library on states and views. What orjson
-    refuses (a key that is not a string, an integer beyond 64 bits) falls back to the standard
-    library's identical form; orjson's own option for such keys would halve its speed on
-    everything else.
-    """
-    try:
-        return orjson.dumps(value)
-    except orjson.JSONEncodeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def dumps(value: Any) -> str:
-    """`dumpb` as text."""
-    return dumpb(value).decode()
-
-
-def loads(text: str | bytes) -> Any:
-    """Parse JSON that `dumps` wrote (or any JSON); ValueError when it is malformed."""
-    return orjson.loads(text)
 
 
 CLUSTER_SCHEME = "redis+cluster://"
@@ -301,26 +287,17 @@ class _Working:
         self._leases.release(self._claim)
 
 
-class _redis_errors:  # used like a function: `with _redis_errors():`
-    """Turn redis-py's errors of an unreachable Redis into Unavailable (a class: cheaper than a generator)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, trace: Any) -> None:
-        if isinstance(exc, (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)):
-            raise Unavailable(str(exc)) from exc
-
-
 ROLE_CACHE_SIZE = 100_000
-"""Token roles remembered per process before the memory is cleared (a role never changes)."""
+"""Host and dice-device roles remembered per process before the memory is cleared."""
 
 
 class GameStore:
     """Games in Redis: snapshots, event streams, tokens, idempotency records, announcements.
 
-    Two process-local memories save round trips without ever deciding on stale data. A token's
-    role is written once and never changes, so it is remembered after its first lookup. The newest
+    Two process-local memories save round trips without ever deciding on stale data. The host's
+    and the dice device's roles never change, so they are remembered after their first lookup; a
+    player's token is looked up every time, since a seat's hand-over retires it (store/seats.py),
+    and the commit checks the acting token's role again in its own atomic step. The newest
     state of each *followed* game (one with sockets in this process, whose changes the hub
     receives) is remembered from the published changes, so an action on it costs one round trip,
     the commit: the commit checks the version, and a state that turns out to be stale is simply
@@ -384,20 +361,24 @@ class GameStore:
         events: list[Event],
         token: tuple[str, dict[str, Any]] | None,
         answer: tuple[Claim, Any] | None = None,
+        acting: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         version = state["version"]
         token_hash, role = token if token else ("", {})
+        acting_hash, acting_role = acting if acting else ("", {})
         names = [keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)]
         args = [expected, version, dumpb(state), dumpb(events), keys.channel(code), self.idle_ttl,
-                token_hash, dumps(role), secrets.token_hex(8)]
+                token_hash, dumps(role), secrets.token_hex(8), acting_hash, dumps(acting_role)]
         if answer is not None:
             claim, body = answer
             names.append(claim.name)
             args += [dumpb(body), IDEMPOTENCY_TTL, claim.owner]
-        with _redis_errors():
+        with redis_errors():
             ok, current = self._run_commit(names, args)
         if ok == 2:
             raise ClaimLost()
+        if ok == 3:
+            raise Retired(str(acting_role.get("player")))
         if not ok:
             raise Conflict(int(current))
 
@@ -427,7 +408,7 @@ class GameStore:
 
     def load(self, code: str) -> State | None:
         """Return the game's current internal state, or None for an unknown game."""
-        with _redis_errors():
+        with redis_errors():
             raw = self._get(keys.state(code))
         if raw is None:
             return None
@@ -437,28 +418,36 @@ class GameStore:
 
     def version(self, code: str) -> int | None:
         """Return the game's current version, or None for an unknown game."""
-        with _redis_errors():
+        with redis_errors():
             raw = self._get(keys.version(code))
         return None if raw is None else int(raw)
 
     def role(self, code: str, token_hash: str) -> dict[str, Any] | None:
-        """Return what a token may do: ``{"player": id}``, ``{"host": True}`` or ``{"dice": True}``."""
+        """Return what a token may do: ``{"player": id}``, ``{"host": True}`` or ``{"dice": True}``;
+        ``{"moved": id}`` for a player's token retired by a hand-over of the seat."""
         known = self._roles.get((code, token_hash))
         if known is not None:
             return known
-        with _redis_errors():
+        with redis_errors():
             raw = self.client.hget(keys.tokens(code), token_hash)
         if raw is None:
             return None
-        if len(self._roles) >= ROLE_CACHE_SIZE:
-            self._roles.clear()
         role: dict[str, Any] = loads(raw)
-        self._roles[(code, token_hash)] = role
+        if "player" not in role and "moved" not in role:
+            if len(self._roles) >= ROLE_CACHE_SIZE:
+                self._roles.clear()
+            self._roles[(code, token_hash)] = role
         return role
+
+    def roles(self, code: str, token_hashes: list[str]) -> list[dict[str, Any] | None]:
+        """Return the role of each token, as `role` does, in one round trip."""
+        with redis_errors():
+            raw = self.client.hmget(keys.tokens(code), token_hashes) if token_hashes else []
+        return [None if found is None else loads(found) for found in raw]
 
     def grant(self, code: str, token_hash: str, role: dict[str, Any]) -> bool:
         """Give a new token `role` in a game without a change (a table device); False for no game."""
-        with _redis_errors():
+        with redis_errors():
             return bool(self._grant(keys=[keys.tokens(code)], args=[token_hash, dumps(role)]))
 
     def events_since(self, code: str, since: int) -> list[Event]:
@@ -466,7 +455,7 @@ class GameStore:
         if since >= MAX_VERSION:  # beyond any stream id Redis accepts, and any version there is
             return []
         start = f"{max(since + 1, 0)}-0"
-        with _redis_errors():
+        with redis_errors():
             entries = self.client.xrange(keys.events(code), min=start, max="+")
         return [event for _, fields in entries or [] for event in loads((fields or {})[b"e"])]
 
@@ -479,6 +468,7 @@ class GameStore:
         expected_version: int | None = None,
         new_token: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None = None,
         remember: Remember | None = None,
+        acting: tuple[str, dict[str, Any]] | None = None,
     ) -> Change:
         """Decide `action` on the freshest state and commit it atomically, retrying on a race.
 
@@ -486,10 +476,12 @@ class GameStore:
         `expected_version` is stale, KeyError for an unknown game, Unavailable without Redis,
         ClaimLost when `remember`'s claim was taken over by a retry (nothing was stored).
         `new_token` may return a token (hash, role) to store in the same step (a join); `remember`
-        stores the change's answer under its Idempotency-Key in the same step too.
+        stores the change's answer under its Idempotency-Key in the same step too. `acting` is the
+        acting token (hash, role): the change is stored only while it still has that role, else
+        Retired (a seat's hand-over retired it).
         """
         with self.committing(code) if self.committing is not None else nullcontext():
-            return self._act(code, action, actor, expected_version, new_token, remember)
+            return self._act(code, action, actor, expected_version, new_token, remember, acting)
 
     def _act(
         self,
@@ -499,6 +491,7 @@ class GameStore:
         expected_version: int | None,
         new_token: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None,
         remember: Remember | None,
+        acting: tuple[str, dict[str, Any]] | None,
     ) -> Change:
         state = self._remembered_state(code)
         while True:
@@ -525,7 +518,7 @@ class GameStore:
                 change = Change(new_state, events, remember.answer(change))
                 answer = (remember.claim, change.answer)
             try:
-                self._write(code, state["version"], new_state, events, token, answer)
+                self._write(code, state["version"], new_state, events, token, answer, acting)
             except Conflict:
                 # Decided on a stale state: forget it, load the current one and decide again.
                 with self._followed_lock:
@@ -550,7 +543,7 @@ class GameStore:
         deadline = time.monotonic() + wait
         delay = 0.005
         lease_ms = int(self.claim_lease * 1000)
-        with _redis_errors():
+        with redis_errors():
             while True:
                 owner = "claim:" + secrets.token_hex(8)
                 if self.client.set(name, owner, nx=True, px=lease_ms):
@@ -569,7 +562,7 @@ class GameStore:
 
     def remember(self, claim: Claim, answer: Any) -> bool:
         """Store a refusal's answer under its claimed key for 24 hours; False if the claim was lost."""
-        with _redis_errors():
+        with redis_errors():
             return bool(self._answer(keys=[claim.name], args=[claim.owner, dumps(answer), IDEMPOTENCY_TTL]))
 
     def forget(self, claim: Claim) -> None:
@@ -577,13 +570,13 @@ class GameStore:
 
         A key that holds an answer is kept: the commit may have stored it before its reply was lost.
         """
-        with _redis_errors():
+        with redis_errors():
             self._forget(keys=[claim.name], args=[claim.owner])
 
     def hit(self, scope: str, who: str, window: int) -> int:
         """Count one request of `who` in the current fixed window and return the count so far."""
         name = keys.rate(scope, who)
-        with _redis_errors():
+        with redis_errors():
             pipe = self.client.pipeline(transaction=False)
             pipe.incr(name)
             pipe.expire(name, window, nx=True)

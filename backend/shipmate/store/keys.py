@@ -25,6 +25,27 @@ def tokens(code: str) -> str:
     return f"game:{{{code}}}:tokens"
 
 
+def handover(code: str, secret_hash: str) -> str:
+    """A one-time hand-over of a seat: the player's id, kept until claimed or expired."""
+    return f"game:{{{code}}}:handover:{secret_hash}"
+
+
+def presence(code: str) -> str:
+    """Sorted set of ``<server>|<player>`` → the time (ms, Redis's clock) until which the server
+    holds an open socket of the player; a server refreshes its own members while they last."""
+    return f"game:{{{code}}}:presence"
+
+
+def seen(code: str) -> str:
+    """Hash of player → when (ms, Redis's clock) they were last online."""
+    return f"game:{{{code}}}:seen"
+
+
+def online(code: str) -> str:
+    """The players online as last announced (comma-separated), so only a change is announced."""
+    return f"game:{{{code}}}:online"
+
+
 def idempotency(code: str, token_hash: str, key: str) -> str:
     """The first answer given under an Idempotency-Key, scoped to its token and game."""
     return f"game:{{{code}}}:idem:{token_hash}:{key}"

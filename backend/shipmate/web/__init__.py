@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,7 +10,7 @@ from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import games  # noqa: F401  (importing the package registers every game)
-from ..store import GameStore
+from ..store import GameStore, Presence, Seats
 from ..store.games import client_for
 from . import api, config, errors, frames, pwa, ws
 from .hub import Hub
@@ -43,9 +44,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
     app.extensions["shipmate.store"] = store
+    app.extensions["shipmate.seats"] = Seats(client)
+    presence = Presence(client, secrets.token_hex(8), int(app.config["IDLE_TTL"]),
+                        float(app.config["PRESENCE_LEASE"]))
     hub = Hub(app.config["REDIS_URL"], store,
               pings=float(app.config["WS_PING_INTERVAL"]), keepalive=float(app.config["WS_KEEPALIVE"]),
-              idle_check=float(app.config["HUB_IDLE_CHECK"]))
+              idle_check=float(app.config["HUB_IDLE_CHECK"]), presence=presence,
+              presence_refresh=float(app.config["PRESENCE_REFRESH"]))
     store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
     store.committing = hub.committing
     app.extensions["shipmate.hub"] = hub

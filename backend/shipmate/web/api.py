@@ -8,8 +8,8 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, jsonify, request
 
+from ..codec import loads
 from ..rules import ruleset as game_ruleset
-from ..store.games import loads
 from . import service
 from .errors import BadRequest, Unauthorized, request_language
 from .openapi import build_spec
@@ -69,6 +69,18 @@ def create_game() -> Response:
 def join(code: str) -> Response:
     """Join a game in its lobby; the answer holds the player's token (shown once)."""
     return _json(service.join(code, json_body()), 201)
+
+
+@bp.post("/api/games/<code>/players/<player_id>/handover")
+def handover(code: str, player_id: str) -> Response:
+    """Hand a player's seat to another device (host, or the player): a one-time link for 10 minutes."""
+    return _json(service.hand_over(code, player_id, bearer_token()), 201)
+
+
+@bp.post("/api/games/<code>/seat")
+def seat(code: str) -> Response:
+    """Take the seat of a hand-over link; every earlier token of that player answers 401 from now on."""
+    return _json(service.take_seat(code, json_body()), 201)
 
 
 @bp.get("/api/games/<code>")

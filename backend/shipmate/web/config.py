@@ -43,6 +43,12 @@ DEFAULTS: dict[str, Any] = {
     "WS_MAX_PER_ADDRESS": 32,
     # WebSocket: seconds a socket closed for overflowing may take to say goodbye before it is cut.
     "WS_CLOSE_GRACE": 5.0,
+    # Seconds a seat's hand-over link works (once).
+    "HANDOVER_TTL": 600,
+    # Presence: seconds between a server's renewals of its word that a player has a socket here, and
+    # how long that word lasts; a server that stopped without a word is swept after one lease.
+    "PRESENCE_REFRESH": 20.0,
+    "PRESENCE_LEASE": 60.0,
     # Seconds the hub's Redis subscription may stay silent before the hub pings Redis to check the
     # connection; no pong within as long again is a lost connection (then it reconnects and catches
     # up). A quiet table is not a lost one: the subscription stays the same for hours.

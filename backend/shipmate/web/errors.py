@@ -61,6 +61,45 @@ class Unauthorized(ApiError):
         ))
 
 
+class SeatMoved(ApiError):
+    """A player's token retired by a hand-over of the seat: the player now plays on another device."""
+
+    status = 401
+    code = "seat_moved"
+
+    def __init__(self) -> None:
+        super().__init__(text(
+            "Je plaats is nu op een ander toestel. Vraag de gastheer om een nieuwe link als dat niet klopt.",
+            "Your seat is now on another phone. Ask the host for a new link if that is wrong.",
+        ))
+
+
+class LinkGone(ApiError):
+    """A hand-over link that was used already, or expired."""
+
+    status = 410
+    code = "gone"
+
+    def __init__(self) -> None:
+        super().__init__(text(
+            "Deze link is al gebruikt of verlopen (hij werkt één keer, 10 minuten). "
+            "Vraag de gastheer om een nieuwe.",
+            "This link was used already or has expired (it works once, for 10 minutes). "
+            "Ask the host for a new one.",
+        ))
+
+
+class PlayerNotFound(ApiError):
+    """No player of the game has this id."""
+
+    status = 404
+    code = "not_found"
+
+    def __init__(self, player: str) -> None:
+        super().__init__(text(f"Dit spel heeft geen speler {player!r}.",
+                              f"This game has no player {player!r}."))
+
+
 class GameNotFound(ApiError):
     """No game has this code (or it expired)."""
 

@@ -7,6 +7,11 @@ sends it. A socket that does not read fills only its own outbox and is closed wi
 outbox overflows; it resumes later. When Redis comes back after a restart the hub subscribes again
 and catches up on what it missed. One timer thread per process queues every socket's keep-alive
 ping, so a writer only ever waits for work, never on a timer of its own.
+
+The same channel carries two other announcements: who is online (``{"presence": …}``, see
+store/presence.py), which each room passes on to its sockets as ``{"type": "presence"}``, and a
+seat's hand-over (``{"seat", "revoked"}``, store/seats.py), which closes the sockets of the retired
+tokens with 4401.
 """
 
 from __future__ import annotations
@@ -15,16 +20,17 @@ import contextlib
 import logging
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
 import redis
 
+from ..codec import dumpb, loads
 from ..rules import Event, State, Viewer, Views, event_view_for
-from ..store import GameStore, Unavailable, keys
-from ..store.games import dumpb, loads, node_url
+from ..store import GameStore, Presence, Seen, Unavailable, keys
+from ..store.games import node_url
 from ..store.wire import new_connection
 from .frames import frame_header
 from .patches import ViewPatches, ViewsOf
@@ -172,10 +178,15 @@ class Resume:
 
 @dataclass(frozen=True, slots=True)
 class Close:
-    """The last thing a writer does: close the socket with this code and reason."""
+    """The last thing a writer does: send `last` (if any), then close the socket with this code and reason."""
 
     code: int
     reason: str
+    last: str | None = None
+
+
+SEAT_MOVED = 4401
+"""The close code of a socket whose token was retired by a hand-over of its seat."""
 
 
 class Ping:
@@ -257,6 +268,14 @@ class Socket(Protocol):
     """What the hub needs of a connected socket."""
 
     code: str
+    viewer: Viewer
+    token_hash: str | None
+
+    def notify(self, message: bytes) -> None:
+        """Queue a message that is no change (presence) without ever blocking."""
+
+    def retire(self, player: str) -> None:
+        """Tell the socket its seat moved to another device, and close it (SEAT_MOVED)."""
 
     def deliver(self, update: Update) -> None:
         """Queue a change for the socket without ever blocking."""
@@ -269,6 +288,8 @@ class Socket(Protocol):
 
 
 PUBLISHED_PREFIX = b'{"version":'
+PRESENCE_PREFIX = b'{"presence":'
+SEAT_PREFIX = b'{"seat":'
 
 
 def _version_of(data: bytes) -> int:
@@ -343,6 +364,9 @@ class Room:
     snapshot may be newer than any update). While `committing` counts commits of this process under
     way, the game's publishes wait in `held`: they go out, in order, once the commit has handed out
     its own change (whose publish is then recognised and dropped), or when the commit ends.
+    `here` counts the players' sockets here (what this server says of presence); `seen` is the
+    newest word on the game's presence, received at `seen_at` (monotonic), and `players` the
+    seated players of the newest state seen, whom presence speaks of.
     """
 
     def __init__(self) -> None:
@@ -352,6 +376,18 @@ class Room:
         self.last: Update | None = None
         self.committing = 0
         self.held: list[bytes] = []
+        self.here: Counter[str] = Counter()
+        self.seen: Seen | None = None
+        self.seen_at = 0.0
+        self.players: list[str] = []
+
+    def presence(self) -> bytes | None:
+        """Return the ``{"type": "presence", "online", "away"}`` message of the newest word, if any."""
+        if self.seen is None:
+            return None
+        later = (time.monotonic() - self.seen_at) * 1000
+        return dumpb({"type": "presence", "online": list(self.seen.online),
+                      "away": self.seen.away(self.players, later)})
 
     @property
     def handed(self) -> int:
@@ -379,7 +415,8 @@ class Hub:
     """The one Redis subscriber of this process: subscribes while a game has sockets here."""
 
     def __init__(self, redis_url: str, store: GameStore, show: Show = SHOWN, *, pings: float,
-                 keepalive: float, idle_check: float = 30.0) -> None:
+                 keepalive: float, idle_check: float = 30.0, presence: Presence | None = None,
+                 presence_refresh: float = 20.0) -> None:
         # Whose settings the subscriber connection takes. Errors surface at once (no silent
         # reconnects), so every reconnect is followed by a catch-up. A read that times out is a
         # quiet table, not a loss: the hub then pings Redis (`_run`). For a cluster, its seed node
@@ -388,6 +425,8 @@ class Hub:
         self._store = store
         self._show = show
         self._intervals = {"tick": pings, "probe": keepalive}
+        self._presence = presence
+        self._presence_refresh = presence_refresh
         self._lock = threading.Lock()
         self._rooms: dict[str, Room] = {}
         self._subscription: Subscription | None = None  # None while (re)connecting
@@ -413,29 +452,116 @@ class Hub:
                     with contextlib.suppress(redis.RedisError):  # ... or reconnects
                         self._subscription.subscribe(keys.channel(sock.code))
             room.sockets.add(sock)
+            player = sock.viewer.player
+            if player is not None:
+                room.here[player] += 1
+            said = room.seen is not None and (player is None or room.here[player] > 1)
         room.subscribed.wait(SUBSCRIBE_WAIT)
+        if not said:  # a player arrived here, or the room has no word on presence yet
+            self._say_presence(sock.code)
 
     def detach(self, sock: Socket) -> None:
         """Stop sending to `sock`; unsubscribe from its game when it was the last socket here."""
         with self._lock:
             room = self._rooms.get(sock.code)
-            if room is None:
+            if room is None or sock not in room.sockets:
                 return
             room.sockets.discard(sock)
-            if room.sockets:
-                return
-            del self._rooms[sock.code]
-            self._store.unfollow(sock.code)
-            if self._subscription is not None:
-                with contextlib.suppress(redis.RedisError):
-                    self._subscription.unsubscribe(keys.channel(sock.code))
+            player = sock.viewer.player
+            if player is not None:
+                room.here[player] -= 1
+                room.here = +room.here
+            left = player is not None and not room.here[player]
+            if not room.sockets:
+                del self._rooms[sock.code]
+                self._store.unfollow(sock.code)
+                if self._subscription is not None:
+                    with contextlib.suppress(redis.RedisError):
+                        self._subscription.unsubscribe(keys.channel(sock.code))
+        if left:  # the player's last socket here closed: away at once, unless another server has one
+            self._say_presence(sock.code, room)
 
-    def saw(self, code: str, version: int) -> None:
-        """Note that `version` of a game exists (a socket's snapshot), for pings and catch-ups."""
+    # ---- presence ------------------------------------------------------------------------------
+
+    def _say_presence(self, code: str, room: Room | None = None) -> None:
+        """Tell Redis which players have a socket here (of the room, or of `room` just closed)."""
+        if self._presence is None:
+            return
+        with self._lock:
+            room = self._rooms.get(code, room)
+            here = list(room.here) if room is not None else []
+        try:
+            _, seen = self._presence.update(code, here)
+        except Unavailable:  # Redis is away: the next refresh says it
+            return
+        self._heard(code, seen)
+
+    def _refresh_presence(self) -> None:
+        """Renew this server's word on every room's players, and pass on what changed meanwhile."""
+        if self._presence is None:
+            return
+        with self._lock:
+            games = {code: list(room.here) for code, room in self._rooms.items()}
+        try:
+            heard = self._presence.refresh(games)
+        except Unavailable:
+            return
+        for code, (_, seen) in heard.items():
+            self._heard(code, seen)
+
+    def presence(self, code: str) -> bytes | None:
+        """Return the game's presence message for a socket that just had its snapshot, if known."""
         with self._lock:
             room = self._rooms.get(code)
-            if room is not None:
-                room.latest = max(version, room.latest)
+            return None if room is None else room.presence()
+
+    def _heard(self, code: str, seen: Seen) -> None:
+        """Take the newest word on a game's presence; pass it on when who is online, or since
+        when someone is away, changed."""
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is None or (room.seen is not None and room.seen.now >= seen.now):
+                return
+            before = room.seen
+            room.seen, room.seen_at = seen, time.monotonic()
+            if before is not None and before.online == seen.online and all(
+                    before.seen.get(p) == seen.seen.get(p) for p in room.players if p not in seen.online):
+                return
+            message = room.presence()
+            sockets = list(room.sockets)
+        assert message is not None
+        for sock in sockets:
+            sock.notify(message)
+
+    def _retire(self, code: str, data: bytes) -> None:
+        """Close the sockets of the tokens a seat's hand-over retired."""
+        said = loads(data)
+        revoked = set(said["revoked"])
+        with self._lock:
+            room = self._rooms.get(code)
+            sockets = [s for s in room.sockets if s.token_hash in revoked] if room is not None else []
+        for sock in sockets:
+            sock.retire(said["seat"])
+
+    def _recheck_seats(self, code: str) -> None:
+        """Close the sockets whose tokens were retired while the subscription was down."""
+        with self._lock:
+            room = self._rooms.get(code)
+            sockets = [s for s in room.sockets if s.viewer.player] if room is not None else []
+        hashes = [s.token_hash for s in sockets if s.token_hash is not None]
+        roles = self._store.roles(code, hashes)
+        moved = {h for h, role in zip(hashes, roles, strict=True) if role is not None and "moved" in role}
+        for sock in sockets:
+            if sock.token_hash in moved:
+                sock.retire(str(sock.viewer.player))
+
+    def saw(self, code: str, state: State) -> None:
+        """Note that this version of a game exists (a socket's snapshot), for pings and catch-ups."""
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is not None and state["version"] >= room.latest:
+                room.latest = state["version"]
+                room.players = list(state["players"])
 
     def latest(self, code: str) -> int:
         """Return the newest version of a game this process knows of (-1 when none)."""
@@ -452,9 +578,13 @@ class Hub:
         """
         thread = self._thread
         due = {name: time.monotonic() + interval for name, interval in self._intervals.items()}
+        presence_due = time.monotonic() + self._presence_refresh
         while thread is self._thread:  # a forked child starts its own hub and ticker
-            time.sleep(max(0.0, min(due.values()) - time.monotonic()))
+            time.sleep(max(0.0, min(*due.values(), presence_due) - time.monotonic()))
             now = time.monotonic()
+            if now >= presence_due:
+                presence_due = now + self._presence_refresh
+                self._refresh_presence()
             with self._lock:
                 sockets = [sock for room in self._rooms.values() for sock in room.sockets]
             for name, interval in self._intervals.items():
@@ -498,6 +628,13 @@ class Hub:
         kind = reply[0]
         if kind == b"message":
             code = keys.channel_code(reply[1].decode())
+            data: bytes = reply[2]
+            if data.startswith(PRESENCE_PREFIX):
+                self._heard(code, Seen.announced(data))
+                return
+            if data.startswith(SEAT_PREFIX):
+                self._retire(code, data)
+                return
             with self._lock:
                 room = self._rooms.get(code)
                 if room is None:
@@ -582,6 +719,7 @@ class Hub:
             update = Update(message, self._show, room.last)
             room.last = update
             room.latest = max(update.version, room.latest)
+            room.players = list(update.state["players"])
             sockets = list(room.sockets)
         self._store.saw(code, update.state)  # before any socket has it: its next action decides on it
         for sock in sockets:
@@ -615,6 +753,9 @@ class Hub:
 
     def _catch_up(self, known: dict[str, int]) -> None:
         """Hand out what was published while the subscription was down, one update per game."""
+        self._refresh_presence()
+        for code in known:
+            self._recheck_seats(code)
         for code, version in known.items():
             state = self._store.load(code)
             if state is None or state["version"] <= version:

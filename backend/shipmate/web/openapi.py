@@ -13,9 +13,9 @@ from .schemas.common import GameSchemas
 
 ERRORS = {
     400: "Malformed body or unknown action (`fields` says which)",
-    401: "No token, or a token the game does not know",
+    401: "No token, a token the game does not know, or one retired by a seat's hand-over (`seat_moved`)",
     403: "Not allowed for this token (a host action, another player's ship or offer)",
-    404: "No game with this code",
+    404: "No game with this code (or no such player)",
     409: "Stale `expected_version`, or a lobby conflict (a taken character, a started game)",
     413: "Body too large",
     422: "A rule of the game refuses the action (`rule` names it)",
@@ -118,7 +118,7 @@ def build_spec() -> dict[str, Any]:
                                         f"{', '.join(GAMES)} (docs/PROTOCOL.md)."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("Error", "Health", "GameCreated", "Joined", "DiceDevice", "Event", "ActionResult",
-                 "EventList", "Join"):
+                 "EventList", "Join", "HandOver", "Seat"):
         spec.components.schema(name, schema=getattr(common, f"{name}Schema"))
     games = {name: _game_components(spec, game) for name, game in GAMES.items()}
     spec.components.schema("CreateGame", {
@@ -157,6 +157,20 @@ def build_spec() -> dict[str, Any]:
         "summary": "Join the lobby",
         "requestBody": {"required": True, "content": {"application/json": {"schema": "Join"}}},
         "responses": {201: _json("Joined", "Joined"), **_errors(400, 404, 409, 413, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/players/{player_id}/handover", parameters=[CODE, {
+        "name": "player_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        operations={"post": {
+            "summary": "Hand a player's seat to another device (the host, or that player): a link that "
+                       "works once, for 10 minutes",
+            "security": bearer,
+            "responses": {201: _json("HandOver", "The link"), **_errors(401, 403, 404, 429, 503)},
+        }})
+    spec.path(path="/api/games/{code}/seat", parameters=[CODE], operations={"post": {
+        "summary": "Take the seat of a hand-over link; every earlier token of that player answers 401",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "Seat"}}},
+        "responses": {201: _json("Joined", "Seated"), 410: _json("Error", "The link was used or expired"),
+                      **_errors(400, 404, 413, 429, 503)},
     }})
     spec.path(path="/api/rulesets/{game}", parameters=[{
         "name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(GAMES)},
@@ -200,7 +214,8 @@ def build_spec() -> dict[str, Any]:
     spec.path(path="/ws/games/{code}", parameters=[CODE], operations={"get": {
         "summary": "WebSocket: a snapshot, then every change (docs/PROTOCOL.md)",
         "description": "Query `token` (optional: the public view). Server messages: snapshot, update, "
-                       "ping, pong, result, error. Client messages: resume {since}, ping, "
+                       "patch, presence, seat_moved (then a close with 4401), ping, pong, result, error. "
+                       "Client messages: resume {since}, ping, "
                        "action {id, action, idempotency_key?, language? (nl|en: refusals in it)}.",
         "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
                        *WS_HANDSHAKE],

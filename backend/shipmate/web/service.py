@@ -7,6 +7,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache, partial
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -33,21 +34,24 @@ from ..rules import (
     text,
     view_for,
 )
-from ..store import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, hash_token
+from ..store import Claim, ClaimLost, Conflict, GameStore, Remember, Retired, Seats, Unavailable, hash_token
 from ..store.games import Change
 from .errors import (
     Answer,
     ApiError,
     BadRequest,
     GameNotFound,
+    LinkGone,
+    PlayerNotFound,
     RateLimited,
+    SeatMoved,
     StaleVersion,
     Unauthorized,
     UnknownGameKind,
     refusal,
 )
 from .schemas import for_game, load_creation
-from .schemas.common import EventsQuerySchema, JoinSchema, load
+from .schemas.common import EventsQuerySchema, JoinSchema, SeatSchema, load
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -62,12 +66,25 @@ def store() -> GameStore:
     return game_store
 
 
+def seats() -> Seats:
+    """Return the app's seat hand-overs."""
+    game_seats: Seats = current_app.extensions["shipmate.seats"]
+    return game_seats
+
+
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who makes a request: a viewer, and the hash of their token (None for the public screen)."""
+    """Who makes a request: a viewer, the hash of their token and its stored role (None and {} for
+    the public screen)."""
 
     viewer: Viewer
     token_hash: str | None
+    role: dict[str, Any]
+
+    @property
+    def acting(self) -> tuple[str, dict[str, Any]] | None:
+        """The token the commit checks is still this caller's (a hand-over may retire it)."""
+        return None if self.token_hash is None else (self.token_hash, self.role)
 
 
 def limit(scope: str) -> None:
@@ -81,21 +98,24 @@ def limit(scope: str) -> None:
 def authenticate(code: str, token: str | None) -> Caller:
     """Return who `token` is in game `code`; without a token, the public screen.
 
-    404 for an unknown game, 401 for a token the game does not know. Requests without a valid
-    token count against the lookup limit, so join codes cannot be guessed by brute force.
+    404 for an unknown game, 401 for a token the game does not know, and 401 `seat_moved` for a
+    player's token retired by a hand-over of the seat. Requests without a valid token count against
+    the lookup limit, so join codes cannot be guessed by brute force.
     """
     if token:
         token_hash = hash_token(token)
         role = store().role(code, token_hash)
+        if role is not None and "moved" in role:
+            raise SeatMoved()
         if role is not None:
             viewer = HOST if role.get("host") else DICE if role.get("dice") else Viewer(player=role["player"])
-            return Caller(viewer, token_hash)
+            return Caller(viewer, token_hash, role)
     limit("lookups")
     if store().load(code) is None:
         raise GameNotFound(code)
     if token:
         raise Unauthorized()
-    return Caller(PUBLIC, None)
+    return Caller(PUBLIC, None, {})
 
 
 def load_state(code: str) -> State:
@@ -171,6 +191,42 @@ def link_dice_device(code: str, token: str | None) -> dict[str, str]:
             "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2, dark="#000")}
 
 
+def hand_over(code: str, player: str, token: str | None) -> dict[str, Any]:
+    """Offer a player's seat to another device: a link that works once, for HANDOVER_TTL seconds.
+
+    The host may hand over any seat, a player only their own (a planned switch of phones). The
+    link carries the secret in its fragment, which a browser never sends to a server.
+    """
+    if not token:
+        raise Unauthorized()
+    caller = authenticate(code, token)
+    if player not in load_state(code)["players"]:
+        raise PlayerNotFound(player)
+    if not caller.viewer.host and caller.viewer.player != player:
+        raise Forbidden(text("Alleen de gastheer of de speler zelf geeft een plaats door.",
+                             "Only the host or the player themselves can hand a seat over."))
+    secret = secrets.token_urlsafe(24)
+    ttl = int(current_app.config["HANDOVER_TTL"])
+    seats().offer(code, player, secret, ttl)
+    expires = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=ttl)
+    url = f"{site_url()}/join/{code}#handover={secret}"
+    return {"url": url, "expires_at": expires.isoformat().replace("+00:00", "Z"), "expires_in": ttl,
+            "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2, dark="#000")}
+
+
+def take_seat(code: str, body: Any) -> dict[str, str]:
+    """Make the device that opened a hand-over link the player it hands over (410 once used or
+    expired); every earlier token of that player is retired in the same step."""
+    limit("joins")
+    secret = load(SeatSchema(), body)["handover"]
+    load_state(code)  # 404 for an unknown game
+    token = secrets.token_urlsafe(16)
+    player = seats().claim(code, secret, hash_token(token))
+    if player is None:
+        raise LinkGone()
+    return {"player_id": player, "token": token}
+
+
 def default_ruleset(game: str) -> dict[str, Any]:
     """Return the ruleset a new game of `game` is played with when no option is changed (404 for none)."""
     if game not in game_names():
@@ -202,6 +258,8 @@ def _commit(code: str, action: Action, actor: Viewer, **options: Any) -> Change:
         if exc.args != (code,):
             raise
         raise GameNotFound(code) from None
+    except Retired:
+        raise SeatMoved() from None
 
 
 def _joined(events: list[Event]) -> str:
@@ -262,7 +320,8 @@ def _apply(code: str, caller: Caller, body: Any, language: str, remember: Rememb
     try:
         action, expected = for_game(game_name(code)).load_action(body)
         try:
-            change = _commit(code, action, caller.viewer, expected_version=expected, remember=remember)
+            change = _commit(code, action, caller.viewer, expected_version=expected, remember=remember,
+                             acting=caller.acting)
         except Conflict as exc:
             raise StaleVersion(expected if expected is not None else -1, exc.current) from None
     except (ApiError, ShipmateError) as exc:

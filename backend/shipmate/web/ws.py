@@ -22,15 +22,16 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 from wsproto.utilities import RemoteProtocolError
 
+from ..codec import dumpb, dumps
 from ..rules import Viewer, view_for
 from ..store import GameStore, Unavailable
-from ..store.games import Change, dumpb, dumps
+from ..store.games import Change
 from . import service
 from .api import parse_json
 from .config import DEFAULTS
 from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
 from .frames import OP_PING, OP_PONG, Control, FrameReader, ProtocolError, Wire, control_frame, text_frame
-from .hub import PING, PROBE, Close, Hub, Outbox, Ping, Probe, Resume, Update
+from .hub import PING, PROBE, SEAT_MOVED, Close, Hub, Outbox, Ping, Probe, Resume, Update
 from .service import Caller
 
 bp = Blueprint("ws", __name__)
@@ -165,6 +166,7 @@ class Connection:
         self.code = code
         self.caller = caller
         self.viewer = caller.viewer
+        self.token_hash = caller.token_hash
         self.token = token
         self.hub = hub
         self.store = store
@@ -182,6 +184,9 @@ class Connection:
         try:
             try:
                 self._catch_up(self.version)
+                presence = self.hub.presence(self.code)
+                if presence is not None:
+                    self._send_frame(text_frame(presence))
             except Unavailable:
                 self._send_unavailable()
                 self.wire.close(1011, "unavailable")
@@ -266,6 +271,19 @@ class Connection:
         if sent < len(frame):
             self._queue(frame[sent:])
         return True
+
+    def notify(self, message: bytes) -> None:
+        """Send or queue a message that is no change (presence, from the hub's thread); none before
+        the snapshot, which is followed by the newest presence anyway."""
+        if self.version < 0:
+            return
+        if not self._send_now(text_frame(message)):
+            self._queue(message.decode())
+
+    def retire(self, player: str) -> None:
+        """Say that this socket's seat moved to another device, then close it (its token is retired)."""
+        self.outbox.finish(Close(SEAT_MOVED, "seat moved", dumps({"type": "seat_moved", "player": player})))
+        self._cut_later()
 
     def tick(self) -> None:
         """Queue a ping message (the hub's timer); a full outbox is closing the socket anyway."""
@@ -362,6 +380,8 @@ class Connection:
                 item = self.outbox.get()
                 if isinstance(item, Close):
                     with contextlib.suppress(ConnectionClosed, OSError), self._write_lock:
+                        if item.last is not None:
+                            self.wire.send(text_frame(item.last.encode()))
                         self.wire.close(item.code, item.reason)
                     self._cut_later()  # a reader waiting on a peer that never answers ends then
                     return
@@ -429,4 +449,4 @@ class Connection:
             events = [e for e in self.store.events_since(self.code, since) if e["version"] <= version]
             self._send(dumps({"type": "update", **service.update_body(state, events, self.viewer)}))
         self.version = version
-        self.hub.saw(self.code, version)
+        self.hub.saw(self.code, state)

@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from ...codec import dumps, loads
 from ...rules.table import NAME_MAX
-from ...store.games import dumps, loads
 from ..errors import BadRequest
 
 ID = validate.Length(min=1, max=32)
@@ -69,6 +69,12 @@ class JoinSchema(Strict):
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=NAME_MAX))
     character = fields.String(required=True, validate=ID)
+
+
+class SeatSchema(Strict):
+    """POST /api/games/{code}/seat: the secret of a hand-over link (its fragment's `handover`)."""
+
+    handover = fields.String(required=True, validate=validate.Length(min=16, max=128))
 
 
 class EventsQuerySchema(Strict):
@@ -234,8 +240,19 @@ class DiceDeviceSchema(Schema):
     qr = fields.String(required=True, metadata={"description": "the url as a QR code (an SVG data: URI)"})
 
 
+class HandOverSchema(Schema):
+    """201 of POST /api/games/{code}/players/{player_id}/handover: a link that gives the seat once."""
+
+    url = fields.String(required=True, metadata={"description": "/join/{code}#handover={secret}"})
+    expires_at = fields.String(required=True, metadata={"description": "when the link stops working (UTC)",
+                                                        "example": "2026-12-01T10:00:00Z"})
+    expires_in = fields.Integer(required=True, metadata={"description": "seconds the link works",
+                                                         "example": 600})
+    qr = fields.String(required=True, metadata={"description": "the url as a QR code (an SVG data: URI)"})
+
+
 class JoinedSchema(Schema):
-    """201 of POST /api/games/{code}/players."""
+    """201 of POST /api/games/{code}/players, and of POST /api/games/{code}/seat."""
 
     player_id = fields.String(required=True, metadata={"example": "p1"})
     token = fields.String(required=True)
