@@ -1,10 +1,10 @@
 """The game-independent core: a registry of games, and decide → events → evolve → view.
 
 State and events are plain JSON data (dicts). Every game keeps these keys in its state:
-``game``, ``code``, ``version``, ``phase`` (``"finished"`` once the game has ended), ``seed`` (hex,
-secret until the game ends) and ``counters`` (``{"dice": n, "draws": m}``: how many dice and card
-draws the seed has given so far). A finished game is final: `decide` refuses every action on it,
-the host's undo included, citing the game's `end_rule`. The core adds
+``game``, ``code``, ``version``, ``seed`` (hex, secret until the game ends) and ``counters``
+(``{"dice": n, "draws": m}``: how many dice and card draws the seed has given so far); a game that
+ends keeps ``phase``, which is ``"finished"`` once it has. A finished game is final: `decide`
+refuses every action on it, the host's undo included, citing the game's `end_rule`. The core adds
 ``_undo``: what the most recent change altered and how to put it back (its ``restore`` patch), so
 that the host can take one step back; never a whole copy of the state.
 
@@ -139,7 +139,7 @@ def create(game: str, code: str, options: Mapping[str, Any], seed_hex: str) -> t
 def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
     """Return the events of `action` stamped with the next version, or raise a ShipmateError."""
     game = _game_of(state)
-    if state["phase"] == "finished":
+    if state.get("phase") == "finished":
         raise game_over(game)
     undo = action.get("type") == "undo"
     events = _decide_undo(state, actor) if undo else game.decide(state, action, actor)
