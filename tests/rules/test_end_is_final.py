@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from shipmate.rules import HOST, PUBLIC, State, Viewer, view_for
+from shipmate.rules import HOST, PUBLIC, LobbyConflict, State, Viewer, apply, view_for
 from tests.rules import test_serenissima as serenissima
 from tests.rules import test_voyagers as voyagers
 from tests.rules.helpers import p, refused
@@ -76,10 +76,17 @@ def test_every_action_after_the_end_is_refused_citing_the_end_rule(game: str) ->
     assert state["phase"] == "finished" and view_for(state, PUBLIC)["seed"] is not None
     assert state["_undo"] == {"version": state["version"], "rolled": False,
                               "restore": state["_undo"]["restore"]}  # the end itself rolled nothing
-    join = {"type": "join", "name": "Late", "character": state["players"]["p1"]["character"]}
-    for action, actor in [({"type": "undo"}, HOST), *moves, (join, Viewer())]:
+    for action, actor in [({"type": "undo"}, HOST), *moves]:
         error = refused(state, action, actor, rule)
         assert "seed" in error.message["en"] and "zaad" in error.message["nl"], error.message
+
+
+@pytest.mark.parametrize("game", ENDS)
+def test_a_late_join_is_the_lobbys_conflict_as_in_any_started_game(game: str) -> None:
+    state, _ = ENDS[game][0]()
+    join = {"type": "join", "name": "Late", "character": state["players"]["p1"]["character"]}
+    with pytest.raises(LobbyConflict):
+        apply(state, join, Viewer())
 
 
 @pytest.mark.parametrize("game", ENDS)

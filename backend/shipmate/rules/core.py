@@ -139,7 +139,7 @@ def create(game: str, code: str, options: Mapping[str, Any], seed_hex: str) -> t
 def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
     """Return the events of `action` stamped with the next version, or raise a ShipmateError."""
     game = _game_of(state)
-    if state.get("phase") == "finished":
+    if state.get("phase") == "finished" and action.get("type") != "join":  # a join: 409, the lobby's
         raise game_over(game)
     undo = action.get("type") == "undo"
     events = _decide_undo(state, actor) if undo else game.decide(state, action, actor)

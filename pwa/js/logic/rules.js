@@ -456,6 +456,7 @@ export function checkAction(state, ruleset, me, action, { dice = false } = {}) {
   const a = action;
   const offer = () => (state.offers || []).find((o) => o.id === a.offer_id) || { id: a.offer_id };
   const quest = () => ((playerById(state, me) || {}).quests || []).find((q) => q.id === a.quest_id);
+  if (state.phase === 'finished' && a.type !== 'join') return no('V1', 'r_over'); // the end is final
   switch (a.type) {
     case 'roll': return canRoll(state, me, { dice });
     case 'sail': return canSail(state, me, a.ship, a.squares);

@@ -234,6 +234,7 @@ export function finishCheck(state, me) {
 export function checkAction(state, ruleset, me, action) {
   const a = action;
   const offer = () => (state.offers || []).find((o) => o.id === a.offer_id) || { id: a.offer_id };
+  if (state.phase === 'finished' && a.type !== 'join') return no('SE19', 'r_over'); // the end is final
   switch (a.type) {
     case 'join': return joinCheck(state, ruleset, a.character);
     case 'start': return startCheck(state, ruleset);

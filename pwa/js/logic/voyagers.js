@@ -183,6 +183,7 @@ export function setGoldCheck(state) {
 /** The check of `action` (the JSON the server takes) by `me` (a player id, or null for the host). */
 export function checkAction(state, ruleset, me, action) {
   const a = action;
+  if (state.phase === 'finished' && a.type !== 'join') return no('VV19', 'r_over'); // the end is final
   switch (a.type) {
     case 'join': return joinCheck(state, ruleset, a.character);
     case 'start': return startCheck(state, ruleset);
