@@ -18,12 +18,6 @@ ASIDE = ("ping", "presence")
 """What a socket sends beside the game's changes and answers: keep-alive pings and presence."""
 
 
-def phone_base(base: str) -> str:
-    """Return the base URL of a test server's links to phones: its own loopback URL, for it listens
-    on 127.0.0.1 only and says so (BIND_HOST, tests/fixtures_server.py)."""
-    return base
-
-
 def bearer(token: str | None) -> dict[str, str]:
     """Return the Authorization header of a token (none without one)."""
     return {"Authorization": f"Bearer {token}"} if token else {}
