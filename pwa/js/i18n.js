@@ -3,20 +3,11 @@ const STORE_KEY = 'shipmate.lang';
 
 const STRINGS = {
   en: {
-    app: 'Shipmate', tagline: 'The phone companion for sea-trading board games',
-    game: 'Game', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
-    opt_foreign_price: 'Price of a good in a foreign port, ducats (SE15)', opt_foreign_paid_to: 'A foreign-port price goes to (SE15)',
-    opt_bank: 'the bank', opt_controller: 'the port’s controller', opt_rounds: 'Rounds (SE19; empty: the host ends the game)',
-    opt_starting_gold: 'Gold doubloons at the start (VV20)', opt_min_bid: 'Least cards in a bid (VV3)',
+    app: 'Shipmate', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
     language: 'Language', switch_lang: 'Nederlands',
     offline: 'You are offline — the game catches up as soon as the network is back.',
     reconnecting: 'Reconnecting…', connected: 'Live',
-    create_game: 'Create a game', quests_per_level: 'Quests per level',
-    house_rules: 'House rules', random_order: 'Random seating order',
-    sunk_crew: 'Crew of a sunk ship when it returns (C7)', max_ships: 'Most ships per player (U2)', defender_only: 'Only the defender may surrender (C8)', offers_lapse: 'Open offers lapse at the end of the turn (M1)',
-    create: 'Create', join_game: 'Join a game', game_code: 'Game code', join: 'Join',
-    your_games: 'Your games on this phone', open: 'Open', forget: 'Forget',
-    as_player: 'player', as_host: 'host',
+    random_order: 'Random seating order', join: 'Join', open: 'Open',
     lobby: 'Lobby', join_code: 'Join code', scan_to_join: 'Scan to join',
     pick_character: 'Pick your character', your_name: 'Your name',
     taken: 'taken', players_joined: 'Players at the table', no_players: 'Nobody has joined yet.',
@@ -54,7 +45,6 @@ const STRINGS = {
     winner: '{name} wins!', finished: 'The game is over.',
     undo: 'Undo last action', adjust: 'Adjust resources', reason: 'Reason', apply: 'Apply',
     seed_hash: 'Dice seed hash (SHA-256)', seed: 'Dice seed (revealed)',
-    r_over: 'The game is over and its dice seed is revealed: nobody can act any more, not even the host.',
     report: 'End-of-game report', report_so_far: 'The game so far', res_over_rounds: 'Resources over the rounds',
     levels_over_rounds: 'Quest levels over the rounds', dice_luck: 'Dice luck per player',
     dice_dist: 'Dice so far', throws: '{n} dice', expected: 'expected',
@@ -64,6 +54,7 @@ const STRINGS = {
     roll_for: 'Roll for {name}', link_dice: 'Open on a table device: scan this',
     copied: 'Link copied', error: 'Error', sent: 'Done',
     r_T5: 'Not your turn — it is {name}’s.', r_T1: 'Roll the dice first.', r_T1b: 'Already rolled this turn.',
+    r_over: 'The game is over and its dice seed is revealed: nobody can act any more, not even the host.',
     r_phase: 'The game is not running.', r_cost: '{what} costs {cost}; you have {have}',
     r_cap: '{what} is already at its maximum of {cap}.', r_ships_cap: 'Crew {crew} would launch a ship, but you have the maximum of {cap}.',
     r_level_locked: 'Only {level} quests can be carried out now.', r_req: 'Not all requirements are met yet.',
@@ -137,20 +128,11 @@ const STRINGS = {
     copy_link: 'Copy link', dice_linked: 'This device rolls for whoever’s turn it is.',
   },
   nl: {
-    app: 'Shipmate', tagline: 'De telefoonmaat bij handelsspellen op zee',
-    game: 'Spel', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
-    opt_foreign_price: 'Prijs van een goed in een vreemde haven, dukaten (SE15)', opt_foreign_paid_to: 'De prijs in een vreemde haven gaat naar (SE15)',
-    opt_bank: 'de bank', opt_controller: 'wie de haven beheerst', opt_rounds: 'Rondes (SE19; leeg: de gastheer beëindigt het spel)',
-    opt_starting_gold: 'Gouden dubloenen bij de start (VV20)', opt_min_bid: 'Minste kaarten in een bod (VV3)',
+    app: 'Shipmate', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
     language: 'Taal', switch_lang: 'English',
     offline: 'Je bent offline — het spel loopt bij zodra het netwerk terug is.',
     reconnecting: 'Opnieuw verbinden…', connected: 'Live',
-    create_game: 'Nieuw spel', quests_per_level: 'Quests per niveau',
-    house_rules: 'Huisregels', random_order: 'Willekeurige zitvolgorde',
-    sunk_crew: 'Bemanning van een gezonken schip bij terugkeer (C7)', max_ships: 'Hoogstens schepen per speler (U2)', defender_only: 'Alleen de verdediger mag zich overgeven (C8)', offers_lapse: 'Open aanbiedingen vervallen aan het eind van de beurt (M1)',
-    create: 'Maken', join_game: 'Meedoen met een spel', game_code: 'Spelcode', join: 'Meedoen',
-    your_games: 'Jouw spellen op deze telefoon', open: 'Openen', forget: 'Vergeten',
-    as_player: 'speler', as_host: 'spelleider',
+    random_order: 'Willekeurige zitvolgorde', join: 'Meedoen', open: 'Openen',
     lobby: 'Lobby', join_code: 'Spelcode', scan_to_join: 'Scan om mee te doen',
     pick_character: 'Kies je karakter', your_name: 'Je naam',
     taken: 'gekozen', players_joined: 'Spelers aan tafel', no_players: 'Nog niemand doet mee.',
@@ -179,7 +161,6 @@ const STRINGS = {
     requirements: 'Nodig', progress: 'Voortgang', step_done: 'Stap gedaan', step_load: 'Geladen op schip {n}', step_deliver: 'Afgeleverd (schip {n})',
     bronze: 'Brons', silver: 'Zilver', gold: 'Goud', done: 'Klaar', level: 'Niveau',
     no_quests: 'Geen questkaarten in de hand.', quest_count: '{n} questkaart(en)',
-    r_over: 'Het spel is afgelopen en het zaad van de dobbelstenen is onthuld: niemand kan nog iets doen, ook de gastheer niet.',
     combat: 'Gevecht', attack: 'Aanvallen', target: 'Doelwit', your_ship: 'Jouw schip',
     fire: 'Vuur!', surrender: 'Overgeven', accept_surrender: 'Overgave aannemen',
     keep: 'Deze houden', fish: 'Deze opvissen', shooter: 'Aan het vuren: {name}',
@@ -198,6 +179,7 @@ const STRINGS = {
     roll_for: 'Gooi voor {name}', link_dice: 'Open op een tafelapparaat: scan dit',
     copied: 'Link gekopieerd', error: 'Fout', sent: 'Gedaan',
     r_T5: 'Niet jouw beurt — {name} is aan de beurt.', r_T1: 'Gooi eerst de dobbelstenen.', r_T1b: 'Deze beurt is al gegooid.',
+    r_over: 'Het spel is afgelopen en het zaad van de dobbelstenen is onthuld: niemand kan nog iets doen, ook de gastheer niet.',
     r_phase: 'Het spel loopt niet.', r_cost: '{what} kost {cost}; je hebt {have}',
     r_cap: '{what} staat al op het maximum van {cap}.', r_ships_cap: 'Bemanning {crew} geeft een nieuw schip, maar je hebt het maximum van {cap}.',
     r_level_locked: 'Alleen {level} quests kunnen nu worden uitgevoerd.', r_req: 'Nog niet aan alle eisen voldaan.',
@@ -294,10 +276,14 @@ export function setLanguage(code) {
   document.documentElement.lang = current;
 }
 
-/** Translate `key` in the current language, filling {placeholders} from `params`. */
+/**
+ * Translate `key` in the current language, filling {placeholders} from `params`. A string that
+ * depends on a count is a table of plural forms ({one, other}), picked by `params.n`.
+ */
 export function t(key, params = {}) {
   const table = STRINGS[current];
-  const template = table[key] ?? STRINGS.en[key] ?? key;
+  let template = table[key] ?? STRINGS.en[key] ?? key;
+  if (typeof template === 'object') template = template[new Intl.PluralRules(current).select(Number(params.n))] ?? template.other;
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 

@@ -1,5 +1,5 @@
 // Pure: turn rule checks and resource maps into the words a player reads.
-import { t, tx } from '../i18n.js';
+import { lang, t, tx } from '../i18n.js';
 
 let resourceNames = {};
 
@@ -81,4 +81,15 @@ export function shotText(shot, shooterName, ruleset) {
   const what = effect.effect === 'crew' ? t('crew_loss', { n: effect.loss || 1 })
     : effect.effect === 'sails_hit' ? t('sails_hit') : t('no_effect');
   return t('shot', { name: shooterName, roll, result: `${t('hit')} · ${t('damage', { d })} → ${what}` });
+}
+
+/** "Caravel, Galleon and Duke of Seville", "Anna and Bram" in the viewer's language ("nothing" for none). */
+export function listOf(words) {
+  const items = words.filter((w) => w !== '' && w != null).map(String);
+  if (!items.length) return t('nothing');
+  try {
+    return new Intl.ListFormat(lang() === 'nl' ? 'nl' : 'en-GB', { type: 'conjunction' }).format(items);
+  } catch {
+    return items.join(', ');
+  }
 }

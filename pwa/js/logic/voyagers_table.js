@@ -1,21 +1,11 @@
 // Pure: Voyagers' Venture at the table. The words of each event for the table's story (made only from
 // the events the server sent this viewer: another player's discards come as a count, VV12), and what
 // needs a player — or the host — now (the strip at the top of a phone), most urgent first. No DOM, no I/O.
-import { lang, t, tx } from '../i18n.js';
+import { t, tx } from '../i18n.js';
+import { listOf } from './format.js';
 import * as V from './voyagers.js';
 
 // ---- words ----------------------------------------------------------------------------------
-
-/** "Caravel, Galleon and Duke of Seville" in the viewer's language ("nothing" for none). */
-export function listOf(words) {
-  const items = words.filter((w) => w !== '' && w != null).map(String);
-  if (!items.length) return t('nothing');
-  try {
-    return new Intl.ListFormat(lang() === 'nl' ? 'nl' : 'en-GB', { type: 'conjunction' }).format(items);
-  } catch {
-    return items.join(', ');
-  }
-}
 
 const nameIn = (state, pid) => V.nameOf(state, pid) || '?';
 const yearOf = (ruleset, round) => ruleset.first_year + round - 1;

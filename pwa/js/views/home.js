@@ -4,6 +4,7 @@ import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { GAMES, rememberGame } from '../games.js';
 import { errorText, toast } from '../ui.js';
+import './home_strings.js';
 
 /** The create form's settings of each game, from its ruleset's house defaults (the server's numbers). */
 function defaultsOf(game, rs) {

@@ -1,0 +1,28 @@
+// The home page's own words (create a game with its house rules, your games on this phone), Dutch
+// and English, added to the shared tables when the home page loads: no other page carries them.
+import { extend } from '../i18n.js';
+
+extend({
+  en: {
+    tagline: 'The phone companion for sea-trading board games',
+    game: 'Game', create_game: 'Create a game', create: 'Create', quests_per_level: 'Quests per level', house_rules: 'House rules',
+    sunk_crew: 'Crew of a sunk ship when it returns (C7)', max_ships: 'Most ships per player (U2)',
+    defender_only: 'Only the defender may surrender (C8)', offers_lapse: 'Open offers lapse at the end of the turn (M1)',
+    opt_foreign_price: 'Price of a good in a foreign port, ducats (SE15)', opt_foreign_paid_to: 'A foreign-port price goes to (SE15)',
+    opt_bank: 'the bank', opt_controller: 'the port’s controller', opt_rounds: 'Rounds (SE19; empty: the host ends the game)',
+    opt_starting_gold: 'Gold doubloons at the start (VV20)', opt_min_bid: 'Least cards in a bid (VV3)',
+    join_game: 'Join a game', game_code: 'Game code',
+    your_games: 'Your games on this phone', forget: 'Forget', as_player: 'player', as_host: 'host',
+  },
+  nl: {
+    tagline: 'De telefoonmaat bij handelsspellen op zee',
+    game: 'Spel', create_game: 'Nieuw spel', create: 'Maken', quests_per_level: 'Quests per niveau', house_rules: 'Huisregels',
+    sunk_crew: 'Bemanning van een gezonken schip bij terugkeer (C7)', max_ships: 'Hoogstens schepen per speler (U2)',
+    defender_only: 'Alleen de verdediger mag zich overgeven (C8)', offers_lapse: 'Open aanbiedingen vervallen aan het eind van de beurt (M1)',
+    opt_foreign_price: 'Prijs van een goed in een vreemde haven, dukaten (SE15)', opt_foreign_paid_to: 'De prijs in een vreemde haven gaat naar (SE15)',
+    opt_bank: 'de bank', opt_controller: 'wie de haven beheerst', opt_rounds: 'Rondes (SE19; leeg: de gastheer beëindigt het spel)',
+    opt_starting_gold: 'Gouden dubloenen bij de start (VV20)', opt_min_bid: 'Minste kaarten in een bod (VV3)',
+    join_game: 'Meedoen met een spel', game_code: 'Spelcode',
+    your_games: 'Jouw spellen op deze telefoon', forget: 'Vergeten', as_player: 'speler', as_host: 'spelleider',
+  },
+});
