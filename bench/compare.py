@@ -3,6 +3,8 @@
     .venv/bin/python bench/compare.py                      # 10 and 50 games, 20 s each
     .venv/bin/python bench/compare.py --games 50 --duration 10 --workers 1
     .venv/bin/python bench/compare.py --repeat 3          # every run three times, alternated; medians
+    .venv/bin/python bench/compare.py --pace              # table pace: 1,000 tables, players think ~2 s
+    .venv/bin/python bench/compare.py --pace --repeat 1 --profile 20   # one round, py-spy on the worker
 
 What it needs (none of it is in this repository or installed by scripts/setup):
   - the peers folder: the table-sync benchmark of boardgame.io and Colyseus and its load generator,
@@ -25,6 +27,24 @@ deploy/gunicorn.conf.py, both started here on free loopback ports and stopped by
 client measures the gunicorn tree (master and workers) and, apart, the Redis process; the table
 adds the two ("with Redis"). Every JSON line goes to bench/results/, the table to standard output.
 Nothing here runs in CI.
+
+Table pace (`--pace`): the shared benchmark's THINK_MS mode. Each player thinks a while before each
+action (exponential, mean `--think-ms`, 2,000 ms, from the load client's fixed seed, so every server
+gets the same think times), so the offered load is set by the tables, as in a games café, not by
+how fast the server answers: 1,000 tables (5,000 sockets) offer ~500 actions/s. Each round runs
+boardgame.io, Colyseus and Shipmate (patch sockets, as the web app asks; `--updates` for more)
+one after the other, the order rotated from round to round, `--repeat` rounds (3 by default); the
+table gives the medians per server of CPU per action (the server's process tree plus, for Shipmate,
+its Redis), p99, peak memory (tree plus Redis), the time until every socket held its first state
+(the load client's `setup_s`), actions/s and errors, and an estimate of tables per core at a p99
+under 100 ms (the table's notes say how it is derived). The window is 60 s by default, so that
+Shipmate's periodic work (a ping message every 20 s, a keep-alive probe every 25 s, presence every
+20 s) falls into it in proportion. Shipmate's gunicorn gets `--connections` (default: 5 per table
+plus 1,000) as worker_connections. `--profile S` adds one Shipmate run after the last round whose
+gunicorn worker py-spy records for S seconds of the window (py-spy must be installed:
+`.venv/bin/pip install py-spy`); its raw stacks go beside the results, bench/pyspy_split.py sums
+them by the work they were doing, and its figures (which carry py-spy's cost) stay out of the
+medians.
 """
 
 from __future__ import annotations
@@ -40,6 +60,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -63,6 +84,14 @@ BENCH_ENV = {
     "WS_MAX_PER_ADDRESS": "1000000",
     "WS_MAX_PER_GAME": "64",
 }
+
+# Table pace (--pace): the peers folder's THINK_MS mode at its README's size.
+PACE_GAMES = 1000
+PACE_THINK_MS = 2000
+PACE_DURATION = 60
+PACE_REPEAT = 3
+P99_BUDGET_MS = 100.0
+PY_SPY = Path(sys.executable).with_name("py-spy")
 
 
 def free_port() -> int:
@@ -133,12 +162,18 @@ def redis_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
 
 
 @contextlib.contextmanager
-def shipmate(redis_url: str, workers: int | None, log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Run gunicorn with deploy/gunicorn.conf.py against `redis_url` on a free loopback port."""
+def shipmate(redis_url: str, workers: int | None, log: Path,
+             connections: int | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run gunicorn with deploy/gunicorn.conf.py against `redis_url` on a free loopback port.
+
+    `connections` is each worker's worker_connections (SHIPMATE_CONNECTIONS): one per open socket.
+    """
     port = free_port()
     env = {**os.environ, **BENCH_ENV, "REDIS_URL": redis_url, "PYTHONPATH": str(ROOT / "backend")}
     if workers:
         env["WEB_CONCURRENCY"] = str(workers)
+    if connections:
+        env["SHIPMATE_CONNECTIONS"] = str(connections)
     command = [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                "--bind", f"127.0.0.1:{port}"]
     with log.open("wb") as out:
@@ -190,16 +225,78 @@ def redis_bytes_per_game(url: str) -> dict[str, Any]:
 
 
 def run_shipmate(peers: Path, games: int, common: dict[str, str], workers: int | None,
-                 log_dir: Path, updates: str) -> dict[str, Any]:
-    """Start Redis and gunicorn, run the shipmate target once, measure Redis, stop both."""
+                 log_dir: Path, updates: str, connections: int | None = None,
+                 profile: float = 0.0) -> dict[str, Any]:
+    """Start Redis and gunicorn, run the shipmate target once, measure Redis, stop both.
+
+    With `profile` seconds, py-spy records the gunicorn worker for that long in the window.
+    """
     with tempfile.TemporaryDirectory(prefix="shipmate-bench-redis-") as folder, \
             redis_server(Path(folder)) as (redis_url, redis_process), \
-            shipmate(redis_url, workers, log_dir / f"gunicorn-{games}.log") as (url, server):
+            shipmate(redis_url, workers, log_dir / f"gunicorn-{games}.log", connections) as (url, server):
         env = {**common, "PEERS": "shipmate", "SHIPMATE_URL": url, "SHIPMATE_PID": str(server.pid),
                "SHIPMATE_REDIS_PID": str(redis_process.pid), "SHIPMATE_UPDATES": updates}
+        recorder = None
+        if profile:
+            out = log_dir / f"py-spy-{games}-{updates}-{time.strftime('%H%M%S')}.txt"
+            recorder = Recorder(server.pid, 5 * games, float(common["WARMUP"]) + 1,
+                                min(profile, float(common["DURATION"]) - 2), out)
+            recorder.start()
         (result,) = run_sh(peers, env, log_dir / "run.log")
-        result.setdefault("detail", {})["redis_store"] = redis_bytes_per_game(redis_url)
+        detail = result.setdefault("detail", {})
+        detail["redis_store"] = redis_bytes_per_game(redis_url)
+        if recorder is not None:
+            recorder.join()
+            detail["py_spy"] = recorder.report
         return result
+
+
+def worker_pids(master: int) -> list[int]:
+    """Return the pids of the gunicorn master's children (its workers)."""
+    try:
+        return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def open_sockets(pid: int) -> int:
+    """Return how many sockets process `pid` holds open."""
+    count = 0
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                count += os.readlink(fd).startswith("socket:")
+    return count
+
+
+class Recorder(threading.Thread):
+    """py-spy on the gunicorn worker: wait for the load client's sockets, then the warm-up, then record.
+
+    The sockets are counted in /proc (the load client's log is not ours to read while it runs);
+    `report` says what was recorded, or why not.
+    """
+
+    def __init__(self, master: int, sockets: int, after: float, seconds: float, out: Path) -> None:
+        super().__init__(name="py-spy", daemon=True)
+        self.master, self.sockets, self.after, self.seconds, self.out = master, sockets, after, seconds, out
+        self.report: dict[str, Any] = {}
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            workers = worker_pids(self.master)
+            if workers and sum(open_sockets(pid) for pid in workers) >= self.sockets:
+                break
+            time.sleep(0.5)
+        else:
+            self.report = {"error": f"the worker never held {self.sockets} sockets"}
+            return
+        time.sleep(self.after)
+        command = [str(PY_SPY), "record", "--format", "raw", "--rate", "100", "--duration",
+                   str(max(1, round(self.seconds))), "--output", str(self.out), "--pid", str(workers[0])]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        self.report = {"pid": workers[0], "seconds": round(self.seconds), "rate": 100, "file": str(self.out),
+                       "status": done.returncode, "stderr": done.stderr.strip()[-300:]}
 
 
 def figures(result: dict[str, Any]) -> dict[str, Any]:
@@ -220,7 +317,37 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
         "final_ok": detail.get("games_final_state_ok"),
         "client_ms_per_action": client_ms_per_action(result),
         "update_bytes": update_bytes(detail),
+        "think_ms": result.get("think_ms") or 0,
+        "duration_s": result.get("duration_s"),
+        "actions": result.get("actions"),
+        "max": result["latency_ms"].get("max"),
+        "setup_s": detail.get("setup_s"),
+        "final_ok_all": detail.get("games_final_state_ok") == result["games"],
+        "profiled": "py_spy" in detail,
     }
+
+
+def cpu_ms_per_action(row: dict[str, Any]) -> float | None:
+    """Return the CPU of the server's tree and its Redis per action in the window, in ms."""
+    return 1000 * row["cpu_s"] / row["actions"] if row["actions"] else None
+
+
+def cores(row: dict[str, Any]) -> float | None:
+    """Return the cores the server and its Redis kept busy on average in the window."""
+    return row["cpu_s"] / row["duration_s"] if row["duration_s"] else None
+
+
+def tables_per_core(row: dict[str, Any]) -> float | None:
+    """Return the tables one core carries at this cost per table, when the p99 stayed under budget.
+
+    A table costs the server (and its Redis) `cores / games` of a core at table pace, idle upkeep
+    included; `games / cores` is then what one core's CPU pays for. Given only when the measured p99
+    was under P99_BUDGET_MS and nothing failed: a run that missed the budget says nothing of its size.
+    """
+    used = row["cores"]
+    if not used or row["p99"] is None or row["p99"] >= P99_BUDGET_MS or row["errors"]:
+        return None
+    return float(row["games"]) / used
 
 
 def client_ms_per_action(result: dict[str, Any]) -> float | None:
@@ -326,27 +453,119 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _median(values: list[Any]) -> Any:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+PACE_HEAD = ("server", "games", "think ms", "runs", "actions/s", "CPU ms/action (+redis)",
+             "cores busy", "p50 ms", "p99 ms", "max ms", "peak RSS MB (+redis)", "setup s",
+             "errors", "final ok", f"tables/core at p99 < {P99_BUDGET_MS:.0f} ms")
+PACE_MEDIANS = ("actions_per_s", "cpu_ms_per_action", "cores", "p50", "p99", "max", "rss_mb", "setup_s")
+PACE_NOTES = f"""
+CPU ms/action: the CPU of the server's whole process tree (Shipmate: gunicorn's master and worker)
+plus, for Shipmate, its own redis-server, in the window, divided by the actions completed in it. At
+table pace it includes the upkeep of the idle sockets (pings, keep-alives, timers), which a
+full-speed run hides. cores busy: the same CPU-seconds divided by the window's seconds. peak RSS:
+the largest sum of the tree's RSS over the whole run, plus Redis's. setup s: from the load client's
+start until every socket held its first state (games created, players joined, 5 sockets per table
+opened; 10 tables at a time).
+tables/core at p99 < {P99_BUDGET_MS:.0f} ms: games ÷ cores busy, given only when the run's p99 was under
+{P99_BUDGET_MS:.0f} ms and it had no errors. It is how many tables one core's worth of CPU pays for at the
+cost per table measured at this size, idle upkeep included. It is an upper bound, not a measurement
+at that many tables: latency grows as a core fills, one Shipmate worker (one process, the GIL) never
+uses more than one core, and more workers cost more per action (docs/PERFORMANCE.md). A larger
+--games confirms a figure when its p99 stays under the budget there.""".strip()
+
+
+def pace_table(results: list[dict[str, Any]]) -> str:
+    """Return the table-pace table: every run, then one row of medians per server and size."""
+    rows = [figures(r) for r in results]
+    for row in rows:
+        row["cpu_ms_per_action"] = cpu_ms_per_action(row)
+        row["cores"] = cores(row)
+        row["tables_per_core"] = tables_per_core(row)
+
+    def line(row: dict[str, Any], runs: int) -> str:
+        final = "yes" if row["final_ok_all"] else f"{row['final_ok']} of {row['games'] * runs}"
+        name = row["peer"] + (" (py-spy)" if row["profiled"] else "")
+        cells = (name, _fmt(row["games"]), _fmt(row["think_ms"]), str(runs), _fmt(row["actions_per_s"], 0),
+                 _fmt(row["cpu_ms_per_action"], 3), _fmt(row["cores"], 3), _fmt(row["p50"], 1),
+                 _fmt(row["p99"], 1), _fmt(row["max"], 1), _fmt(row["rss_mb"], 0), _fmt(row["setup_s"], 1),
+                 _fmt(row["errors"]), final, _fmt(row["tables_per_core"], 0))
+        return " | ".join(cells)
+
+    rule = " | ".join("---" for _ in PACE_HEAD)
+    lines = ["Every run, in the order run:", "", " | ".join(PACE_HEAD), rule]
+    lines += [line(row, 1) for row in rows]
+    groups: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        if not row["profiled"]:
+            groups.setdefault((row["games"], row["think_ms"], row["peer"]), []).append(row)
+    lines += ["", "Medians per server (runs under py-spy left out):", "", " | ".join(PACE_HEAD), rule]
+    for (games, think, peer), runs in sorted(groups.items()):
+        median = {name: _median([r[name] for r in runs]) for name in PACE_MEDIANS}
+        median.update(peer=peer, games=games, think_ms=think, errors=sum(r["errors"] for r in runs),
+                      final_ok=sum(r["final_ok"] or 0 for r in runs), profiled=False,
+                      final_ok_all=all(r["final_ok_all"] for r in runs))
+        median["tables_per_core"] = tables_per_core(median)
+        lines.append(line(median, len(runs)))
+    return "\n".join([*lines, "", PACE_NOTES])
+
+
 def main() -> int:
     """Run every peer and Shipmate for each number of games; print the table."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
-    parser.add_argument("--duration", type=int, default=20)
+    parser.add_argument("--pace", action="store_true",
+                        help=f"table pace: players think between actions (default {PACE_GAMES} games, "
+                             f"--think-ms {PACE_THINK_MS}, --duration {PACE_DURATION}, "
+                             f"--repeat {PACE_REPEAT}, --updates patch); one table of medians per server")
+    parser.add_argument("--games", type=int, nargs="+", help="games at once (default 10 50; --pace: 1000)")
+    parser.add_argument("--duration", type=int, help="seconds measured (default 20; --pace: 60)")
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--think-ms", type=int,
+                        help=f"--pace: each player's mean think time before an action, in ms "
+                             f"(default {PACE_THINK_MS})")
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: deploy/gunicorn.conf.py's)")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="rounds of every run, alternated (the table adds medians and ratios of medians)")
+    parser.add_argument("--connections", type=int,
+                        help="gunicorn worker_connections (default: deploy/gunicorn.conf.py's 2000; "
+                             "--pace: 5 per game plus 1000)")
+    parser.add_argument("--repeat", type=int,
+                        help="rounds of every run, alternated (the table adds medians and ratios of "
+                             f"medians); default 1, --pace {PACE_REPEAT}")
     parser.add_argument("--peers", default="boardgameio colyseus", help="peers to run beside Shipmate")
     parser.add_argument("--peers-dir", type=Path, default=PEERS)
-    parser.add_argument("--updates", choices=("full", "patch"), nargs="+", default=["full", "patch"],
+    parser.add_argument("--updates", choices=("full", "patch"), nargs="+",
                         help="how Shipmate's sockets get each change, one Shipmate run per way: full views "
-                             "(the shared load client's default) and patches (what the web app asks for)")
+                             "(the shared load client's default) and patches (what the web app asks for); "
+                             "default full patch, --pace patch")
+    parser.add_argument("--profile", type=float, default=0.0, metavar="SECONDS",
+                        help="--pace: after the last round, one more Shipmate run (each --updates) whose "
+                             "worker py-spy records for this long in the window; left out of the medians")
     parser.add_argument("--table", type=Path, metavar="RESULTS_JSONL",
                         help="print the table of a saved run (its results.jsonl) and run nothing")
     args = parser.parse_args()
     if args.table:
-        print(table([json.loads(line) for line in args.table.read_text().splitlines() if line]))
+        saved = [json.loads(line) for line in args.table.read_text().splitlines() if line]
+        print(pace_table(saved) if any(r.get("think_ms") for r in saved) else table(saved))
         return 0
+    if args.pace:
+        return pace(args)
+    if args.think_ms or args.profile:
+        parser.error("--think-ms and --profile go with --pace")
+    args.games = args.games or [10, 50]
+    args.duration = args.duration or 20
+    args.repeat = args.repeat or 1
+    args.updates = args.updates or ["full", "patch"]
 
     peers = peers_copy(args.peers_dir)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -360,7 +579,7 @@ def main() -> int:
             common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
             if args.peers.strip():
                 results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
-            results += [run_shipmate(peers, games, common, args.workers, log_dir, updates)
+            results += [run_shipmate(peers, games, common, args.workers, log_dir, updates, args.connections)
                         for updates in args.updates]
     with (log_dir / "results.jsonl").open("w") as out:
         for result in results:
@@ -369,6 +588,71 @@ def main() -> int:
     (log_dir / "table.md").write_text(text + "\n")
     print(text)
     return 0 if all(r["errors"] == 0 for r in results) else 1
+
+
+def pace(args: argparse.Namespace) -> int:
+    """Run the table-pace rounds: each server once per round and size, the order rotated; print the table."""
+    games_list = args.games or [PACE_GAMES]
+    think = PACE_THINK_MS if args.think_ms is None else args.think_ms
+    duration = args.duration or PACE_DURATION
+    repeat = args.repeat or PACE_REPEAT
+    updates_list = args.updates or ["patch"]
+    if args.profile and not PY_SPY.exists():
+        raise SystemExit(f"--profile needs py-spy: {PY_SPY.parent / 'pip'} install py-spy")
+    peers = peers_copy(args.peers_dir)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    log_dir = RESULTS / f"pace-{stamp}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    print(f"[compare --pace] {stamp}; loadavg {Path('/proc/loadavg').read_text().split()[:3]}; "
+          f"{repeat} rounds of {games_list} games, THINK_MS={think}, {duration} s; logs in {log_dir}",
+          file=sys.stderr)
+    servers: list[tuple[str, str | None]] = [(peer, None) for peer in args.peers.split()]
+    servers += [("shipmate", updates) for updates in updates_list]
+    results: list[dict[str, Any]] = []
+    with (log_dir / "results.jsonl").open("w") as out:
+        for round_ in range(repeat):
+            turn = round_ % len(servers)
+            for games in games_list:
+                common = {"GAMES": str(games), "DURATION": str(duration), "WARMUP": str(args.warmup),
+                          "THINK_MS": str(think)}
+                runs = [(peer, updates, 0.0) for peer, updates in servers[turn:] + servers[:turn]]
+                if args.profile and round_ == repeat - 1:  # one more Shipmate run each way, under py-spy
+                    runs += [("shipmate", updates, args.profile) for updates in updates_list]
+                for peer, updates, profile in runs:
+                    print(f"[compare --pace] round {round_ + 1}: {peer} {updates or ''} at {games} games"
+                          f"{' under py-spy' if profile else ''}; "
+                          f"loadavg {Path('/proc/loadavg').read_text().split()[:3]}", file=sys.stderr)
+                    try:
+                        if updates is None:
+                            found = run_sh(peers, {**common, "PEERS": peer}, log_dir / "run.log")
+                        else:
+                            connections = args.connections or 5 * games + 1000
+                            found = [run_shipmate(peers, games, common, args.workers, log_dir, updates,
+                                                  connections, profile)]
+                    except RuntimeError as exc:  # one failed run does not cost the others
+                        print(f"[compare --pace] {peer} failed: {exc}", file=sys.stderr)
+                        continue
+                    for result in found:
+                        result.setdefault("detail", {})["pace_round"] = round_ + 1
+                        out.write(json.dumps(result) + "\n")
+                        out.flush()
+                    results += found
+    text = pace_table(results)
+    head = (f"bench/compare --pace, started {stamp}: {repeat} round(s), THINK_MS={think}, "
+            f"window {duration} s after {args.warmup} s of warm-up; commit {git_commit()}")
+    (log_dir / "table.md").write_text(head + "\n\n" + text + "\n")
+    print(head + "\n\n" + text)
+    return 0 if results and all(r["errors"] == 0 for r in results) else 1
+
+
+def git_commit() -> str:
+    """Return the commit measured, and whether backend/ had changes not in it."""
+    def git(*command: str) -> str:
+        done = subprocess.run(["git", *command], cwd=ROOT, capture_output=True, text=True, check=False)
+        return done.stdout.strip()
+
+    changed = git("status", "--short", "backend")
+    return git("rev-parse", "--short", "HEAD") + (" with uncommitted changes in backend/" if changed else "")
 
 
 def frame_sizes() -> str:
