@@ -3,18 +3,21 @@
 // Each change after the first snapshot comes as a patch of the view before (`updates=patch`: a few
 // hundred bytes instead of the whole view, for phones on a busy Wi-Fi); a patch that does not follow
 // the version this page has (a gap) is answered with `resume`. It also carries actions: `ask`
-// sends an action frame and waits for its result frame.
+// sends an action frame and waits for its result frame. It also hears who is at the table
+// (`presence`, with the time it came) and that the seat moved to another phone (then it stops).
 import { answers } from './logic/actions.js';
 import { applyPatch } from './logic/patch.js';
 
 const MIN_DELAY = 500;
 const MAX_DELAY = 15000;
+const SEAT_MOVED = 4401; // the close code of a token whose seat went to another phone
 
 export class LiveGame {
   /**
    * @param {string} code
    * @param {string|null} token   null for the public view
-   * @param {{onState: Function, onEvents?: Function, onStatus?: Function}} handlers
+   * @param {{onState: Function, onEvents?: Function, onStatus?: Function, onPresence?: Function,
+   *   onSeatMoved?: Function, onRefused?: Function}} handlers  onRefused: closed before it opened
    */
   constructor(code, token, handlers) {
     this.code = code;
@@ -27,6 +30,7 @@ export class LiveGame {
     this.timer = null;
     this.closed = false;
     this.status = 'connecting';
+    this.presence = null; // {online, away, at}
     this.asked = 0;
     this.waiting = new Map(); // action frame id → the function that takes its answer
     this.onOnline = () => this.wake();
@@ -58,7 +62,9 @@ export class LiveGame {
     let socket;
     try { socket = new WebSocket(this.url()); } catch { this.retry(); return; }
     this.socket = socket;
+    let opened = false;
     socket.addEventListener('open', () => {
+      opened = true;
       this.delay = MIN_DELAY;
       this.setStatus('open');
       if (this.version >= 0) this.send({ type: 'resume', since: this.version });
@@ -68,8 +74,10 @@ export class LiveGame {
       try { data = JSON.parse(message.data); } catch { return; }
       this.receive(data);
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
+      if (event.code === SEAT_MOVED) { this.seatMoved(); return; }
       if (this.socket === socket) { this.socket = null; this.retry(); }
+      if (!opened && !this.closed) this.handlers.onRefused?.();
     });
     socket.addEventListener('error', () => { try { socket.close(); } catch { /* already closed */ } });
   }
@@ -147,6 +155,11 @@ export class LiveGame {
       this.apply(data.version, data.state, data.events || []);
     } else if (data.type === 'patch') {
       this.patched(data);
+    } else if (data.type === 'presence') {
+      this.presence = { online: data.online || [], away: data.away || {}, at: Date.now() };
+      this.handlers.onPresence?.(this.presence);
+    } else if (data.type === 'seat_moved') {
+      this.seatMoved();
     } else if (data.type === 'ping') {
       if (typeof data.version === 'number' && data.version > this.version) {
         this.send({ type: 'resume', since: Math.max(this.version, 0) });
@@ -176,6 +189,13 @@ export class LiveGame {
     this.state = state;
     if (fresh.length) this.handlers.onEvents?.(fresh, state);
     this.handlers.onState(state);
+  }
+
+  /** The seat is on another phone now: never reconnect with this token; tell the page once. */
+  seatMoved() {
+    if (this.closed) return;
+    this.close();
+    this.handlers.onSeatMoved?.();
   }
 
   close() {

@@ -1,5 +1,6 @@
 // One open game on this page: its ruleset, its live state, the events seen so far (the table's
 // story), and the way to act on it: every tap goes through the outbox, so none is lost to the Wi-Fi.
+// Presence, a seat that moved, and asking before the last move: views/seats.js, loaded beside it.
 import { api, ApiError } from './api.js';
 import { LiveGame } from './conn.js';
 import { t } from './i18n.js';
@@ -22,6 +23,9 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   const log = new EventLog();
   const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
   const changed = () => onChange && onChange();
+  const seats = import('./views/seats.js').then((m) => { m.attach(session); return m; });
+  const withSeats = (use) => seats.then(use, () => true);
+  const lost = () => withSeats((m) => m.lost(session));
   let fetching = false;
   /** Fill the story from the server: from the start, or `history` changes back, up to `version`. */
   const catchUp = async (version) => {
@@ -46,13 +50,18 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
       setConnection(status);
       if (status === 'open' && session.outbox) session.outbox.flush();
     },
+    onPresence: () => withSeats((m) => m.present(session)),
+    onSeatMoved: lost,
+    // a refused socket may be a seat that moved: the API says so
+    onRefused: () => token && api.state(code, token).catch((e) => e.body && e.body.error === 'seat_moved' && lost()),
   });
   if (token) {
     session.outbox = new Outbox(code, token, session.live, {
       onChange: changed,
-      onAnswer: (entry, answer) => told(session, entry, answer),
+      onAnswer: (entry, answer) => (answer.body && answer.body.error === 'seat_moved' ? lost() : told(session, entry, answer)),
     });
   }
+  session.changed = changed;
   /** A short note for the strip (one that stays until it is dismissed). */
   session.notice = (text, tone) => {
     session.notices = [{ id: `n${Date.now()}-${session.notices.length}`, text, tone }, ...session.notices].slice(0, 3);
@@ -64,9 +73,11 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   };
   /**
    * Act: the tap goes into the outbox and resolves with the answer's body once the server has taken
-   * it (its state is applied at once), or null when it was refused (the refusal is told).
+   * it (its state is applied at once), or null when it was refused (the refusal is told) or the
+   * player, asked before the move that ends the game, said no.
    */
   session.act = async (action, label = '') => {
+    if (!(await withSeats((m) => m.mayEnd(session, action)))) return null;
     const answer = await session.outbox.push(action, label || action.type);
     return answer.status < 400 ? answer.body : null;
   };

@@ -1,6 +1,8 @@
 // The host panel: start, undo, adjust resources with a reason, the table's story, the dice handed to
-// a table device (a link and its QR code), the dice seed's hash (and the seed once the game is over),
-// links for the other devices, and the report charts from the event stream.
+// a table device (a link and its QR code), each player's phone (away, and their seat given to another
+// phone), the dice seed's hash (and the seed once the game is over), links for the other devices, and
+// the report charts from the event stream. A finished game's panel names the winner and opens with
+// the report: nothing can change any more (V1), so it has no forms.
 import { request, saveTokens, tokensFor } from '../api.js';
 import { html, render, trusted } from '../html.js';
 import { t } from '../i18n.js';
@@ -12,8 +14,9 @@ import { story } from '../logic/story.js';
 import { barChart, lineChart } from '../charts.js';
 import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
-import { checkedButton, feed, nowStrip, stripClick, tapItems } from './parts.js';
+import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from './parts.js';
 import { undoCheck } from '../logic/checks.js';
+import './seat_strings.js';
 
 export async function mount(root, { code }) {
   const hostToken = tokensFor(code).host;
@@ -45,7 +48,7 @@ export async function mount(root, { code }) {
       title: t('dice_luck'), reference: 3.5, referenceLabel: `${t('expected')} 3.5`, format: (v) => v.toFixed(2),
       bars: state.players.map((p) => ({ label: `${p.name} (${(luck[p.id] || { dice: 0 }).dice})`, value: (luck[p.id] || { mean: 0 }).mean, colour: colour(p.id) })),
     });
-    return html`<section class="card report"><h2>${state.phase === 'finished' ? t('report') : t('report_so_far')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
+    return html`<section class="card report" id="report"><h2>${state.phase === 'finished' ? t('report') : t('report_so_far')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
   }
 
   function draw() {
@@ -55,10 +58,14 @@ export async function mount(root, { code }) {
     if (!ui.player && state.players.length) ui.player = state.players[0].id;
     const target = playerById(state, ui.player);
     const taps = tapItems(session);
+    const over = state.phase === 'finished';
     render(root, html`
       ${taps.length ? nowStrip(html`<strong>${t('host_panel')}</strong>`, taps) : ''}
       <section class="card"><h1>${t('host_panel')} <span class="mono">${code}</span></h1>
-        <p>${state.phase === 'lobby' ? t('lobby') : state.phase === 'finished' ? t('finished') : t('round', { n: state.round })}</p>
+        <p>${state.phase === 'lobby' ? t('lobby') : over ? t('finished') : t('round', { n: state.round })}</p>
+        ${over ? html`<h2 id="host-winner">${t('winner', { name: (playerById(state, state.winner) || {}).name || '?' })}</h2>
+          ${recordNote(code)}` : ''}
+        ${taps.length ? '' : html`<waiting-for></waiting-for>`}
         ${state.phase === 'lobby' ? (canStart(state, rs).ok ? html`<button type="button" id="host-start" class="primary wide">${t('start_game')}</button>`
           : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${explain(canStart(state, rs))}</p>`) : ''}
         ${state.phase === 'playing' ? checkedButton(undoCheck(state), 'host-undo', t('undo')) : ''}
@@ -69,10 +76,12 @@ export async function mount(root, { code }) {
           <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>
         </nav>
       </section>
+      ${over ? report() : ''}
       ${state.phase !== 'lobby' ? feed(story(session.log.all(), tellers, { state, ruleset: rs, events: session.log.all() }, { limit: 6 })) : ''}
       ${state.phase === 'playing' ? diceLink() : ''}
       <section class="card"><h2>${t('players')}</h2><ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong> <span class="muted">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>
-      ${state.players.length ? html`<section class="card"><h2>${t('adjust')}</h2>
+      <seat-handover></seat-handover>
+      ${state.players.length && !over ? html`<section class="card"><h2>${t('adjust')}</h2>
         <form id="adjust-form">
           <label>${t('player')} <select id="adjust-player">${state.players.map((p) => html`<option value="${p.id}" ${p.id === ui.player ? html`selected` : ''}>${p.name}</option>`)}</select></label>
           <div class="adjust-grid">${ids.map((id) => html`<label>${resName(id)} <span class="muted">(${target ? target.resources[id] || 0 : 0})</span>
@@ -82,7 +91,7 @@ export async function mount(root, { code }) {
         </form></section>` : ''}
       <section class="card"><h2>${t('seed_hash')}</h2><p class="mono wrap" id="seed-hash">${state.seed_hash || '—'}</p>
         ${state.seed ? html`<h2>${t('seed')}</h2><p class="mono wrap" id="seed">${state.seed}</p>` : ''}</section>
-      ${state.phase !== 'lobby' ? report() : ''}
+      ${state.phase === 'playing' ? report() : ''}
     `);
     paintSwatches(root);
   }

@@ -1,5 +1,7 @@
 // The lobby (what join_url opens): the code large, the QR, the characters to pick, the players as
-// they arrive; the host starts the game from here. A phone that has joined goes on to /play.
+// they arrive; the host starts the game from here. A phone that has joined goes on to /play. A
+// hand-over link (#handover=SECRET) opens here too: this phone takes that seat and goes on to /play;
+// a phone whose seat went to another comes back here (#seat-moved) and is told so.
 import { api, qrUrl, saveTokens, tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
@@ -7,6 +9,7 @@ import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
 import { explain } from '../logic/format.js';
 import { rememberGame } from '../games.js';
+import { claimSeat } from './seats.js';
 
 /** Each game's own check of the start (S1, SE1, VV20), loaded with that game's rules. */
 const START_CHECKS = {
@@ -34,8 +37,14 @@ function startButton(state, id, ruleset, startCheck) {
     : html`<button type="button" id="${id}" class="primary wide" disabled aria-describedby="${id}-why">${t('start_game')}</button><p class="why" id="${id}-why">${explain(check)}</p>`;
 }
 
-export async function mount(root, { code, navigate }) {
-  const ui = { name: '', character: null, joining: false };
+export async function mount(root, { code, navigate, hash = '' }) {
+  const ui = { name: '', character: null, joining: false, note: hash === '#seat-moved' ? t('seat_moved') : '' };
+  const secret = new URLSearchParams(hash.slice(1)).get('handover');
+  if (hash) history.replaceState(null, '', location.pathname); // a secret stays out of the address bar
+  if (secret) {
+    ui.note = await claimSeat(code, secret);
+    if (!ui.note) { navigate(`/play/${code}`, { replace: true }); return {}; }
+  }
   let state = null;
   let session;
   let startCheck = null; // the game's start check, once its rules module has loaded
@@ -45,21 +54,23 @@ export async function mount(root, { code, navigate }) {
     if (!state) return;
     const mine = tokens();
     if (state.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
-    if (state.phase !== 'lobby' && mine.host) { navigate(`/host/${code}`, { replace: true }); return; }
+    if (state.phase !== 'lobby' && mine.host && !ui.note) { navigate(`/host/${code}`, { replace: true }); return; }
     const rs = session.ruleset;
     const taken = new Set(state.players.map((p) => p.character));
     if (ui.character && taken.has(ui.character)) ui.character = null;
     render(root, html`
+      ${ui.note ? html`<section class="card seat-note" role="alert" id="seat-note"><p><strong>${ui.note}</strong></p>
+        ${hash === '#seat-moved' ? html`<p>${t('seat_moved_more')}</p>` : ''}</section>` : ''}
       <section class="lobby-head card">
         <div class="code-block"><p class="game-name">${t(`game_${state.game}`)}</p><p>${t('join_code')}</p><p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
-        <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>
+        ${state.phase === 'lobby' ? html`<figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>` : ''}
       </section>
       <section class="card">
         <h2>${t('players_joined')}</h2>
         ${state.players.length ? html`<ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong></li>`)}</ul>`
           : html`<p class="muted">${t('no_players')}</p>`}
       </section>
-      ${state.phase !== 'lobby' ? html`<section class="card"><p>${t('game_started')}</p>
+      ${state.phase !== 'lobby' ? html`<section class="card"><p>${t('game_started')}</p><p>${t('seat_ask_host')}</p>
           <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a></section>`
         : mine.player ? html`<section class="card"><p>${t('you_joined_as', { name: mine.player.name })}</p><p class="muted">${t('waiting_host')}</p></section>`
         : html`<section class="card">
@@ -100,6 +111,7 @@ export async function mount(root, { code, navigate }) {
     try {
       const joined = await api.join(code, name, ui.character);
       saveTokens(code, { player: { id: joined.player_id, token: joined.token, name } });
+      if (!tokensFor(code).host) await watch(joined.token); // the table sees this phone as that player now
     } catch (error) {
       toast(errorText(error), 'error');
     }
@@ -125,10 +137,10 @@ export async function mount(root, { code, navigate }) {
     if (el.id === 'random-order') saveTokens(code, { randomOrder: el.checked });
   }
 
-  const off = listen(root, { submit: onSubmit, click: onClick, input: onInput, change: onInput });
-  const mine = tokens();
-  try {
-    session = await openGame(code, mine.host || (mine.player && mine.player.token) || null, {
+  /** Follow the game as the bearer of `token` (null: the public view). */
+  async function watch(token) {
+    if (session) session.close();
+    session = await openGame(code, token, {
       onState: (s) => {
         state = s;
         rememberGame(code, s.game);
@@ -136,6 +148,12 @@ export async function mount(root, { code, navigate }) {
         draw();
       },
     });
+  }
+
+  const off = listen(root, { submit: onSubmit, click: onClick, input: onInput, change: onInput });
+  const mine = tokens();
+  try {
+    await watch(mine.host || (mine.player && mine.player.token) || null);
   } catch (error) {
     render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);
     off();

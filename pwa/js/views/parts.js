@@ -48,7 +48,7 @@ function stripButton(b, settling) {
  * The "now" strip: at the top of a phone, always in view, what this player must or may do now,
  * most urgent first. `who` is the first line (the player's flag and name, the round); `items` come
  * from the game's pure logic and from `tapItems`. A status line never cites a rule; a refused
- * button does, right under it.
+ * button does, right under it. Last, who the game waits on while they are away (views/seats.js).
  */
 export function nowStrip(who, items) {
   const urgent = items.some((i) => i.tone === 'act' || i.tone === 'alert');
@@ -58,7 +58,7 @@ export function nowStrip(who, items) {
       <p class="now-text">${i.text}</p>
       ${i.buttons.length ? html`<div class="now-buttons">${i.buttons.map((b) => stripButton(b, i.buttons.some((x) => x.waiting)))}</div>` : ''}
       ${i.buttons.some((b) => b.waiting) ? '' : i.buttons.filter((b) => b.check && !b.check.ok).map((b) => html`<p class="why" id="${b.id}-why">${explain(b.check)}</p>`)}
-    </li>`)}</ul></section>`;
+    </li>`)}</ul><waiting-for></waiting-for></section>`;
 }
 
 /** Scroll the card `hash` names to just below the sticky strip, and put the focus on it. */
@@ -84,6 +84,12 @@ export function stripClick(event, session) {
   event.preventDefault();
   reveal(link.getAttribute('href'));
   return true;
+}
+
+/** A finished game's record: how anyone checks its dice and keeps it (words of views/seat_strings.js). */
+export function recordNote(code) {
+  return html`<p class="muted">${t('over_record')}</p>
+    <p class="mono wrap small" id="record">shipmate verify ${code}<br>shipmate export ${code} -o game.json</p>`;
 }
 
 /** The table's story, newest first: the last few lines on a phone, the big feed on a screen. */

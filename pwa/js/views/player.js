@@ -10,7 +10,7 @@ import { openGame } from '../session.js';
 import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
 import { animateDice, broughtBy } from './dice.js';
 import { lastRoll as lastRollIn } from '../logic/stats.js';
-import { feed, nowStrip, stripClick, tapItems } from './parts.js';
+import { feed, nowStrip, stepper, stripClick, tapItems } from './parts.js';
 
 const PARTS = ['cannons', 'sails', 'crew'];
 
@@ -43,15 +43,6 @@ function buttonGroup(items) {
     return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${whyId}">${label}</button>`;
   });
   return html`<div class="button-group">${buttons}</div>${[...reasons].map(([why, id]) => html`<p class="why" id="${id}">${why}</p>`)}`;
-}
-
-function stepper(path, value, label, max = 99) {
-  const safe = path.replace(/\W/g, '-');
-  return html`<div class="stepper" role="group" aria-label="${label}">
-    <button type="button" data-step="${path}" data-d="-1" aria-label="${label} −" ${value <= 0 ? html`disabled` : ''}>−</button>
-    <output id="out-${safe}" aria-live="polite">${value}</output>
-    <button type="button" data-step="${path}" data-d="1" aria-label="${label} +" ${value >= max ? html`disabled` : ''}>+</button>
-    <span class="stepper-label">${label}</span></div>`;
 }
 
 export async function mount(root, { code, navigate }) {
@@ -116,7 +107,7 @@ export async function mount(root, { code, navigate }) {
       const check = R.canSail(state, me, ship.number, n);
       const moved = (state.turn && state.turn.moved && state.turn.moved[String(ship.number)]) || 0;
       return html`<div class="sail-row"><span>${t('ship', { n: ship.number })} · ${moved}/${R.allowance(state, player)}</span>
-        ${stepper(`sail.${ship.number}`, n, t('squares'), 12)}
+        ${stepper(`sail.${ship.number}`, n, t('squares'), { max: 12 })}
         ${actionButton(check, `sail-${ship.number}`, t('sail'), { act: 'sail', ship: ship.number })}</div>`;
     });
     return html`<details class="card" id="sail-form" ${ui.open['sail-form'] ? html`open` : ''}><summary><h2>${t('sail')}</h2></summary>${rows}
@@ -187,7 +178,7 @@ export async function mount(root, { code, navigate }) {
         <button type="button" data-act="withdraw" data-offer="${o.id}" id="withdraw-${o.id}">${t('withdraw')}</button></li>`)}</ul>` : html`<p class="muted">${t('no_offers')}</p>`}
       <details id="offer-form" ${ui.open['offer-form'] ? html`open` : ''}><summary>${t('make_offer')}</summary>
         <label>${t('offer_to')} <select id="offer-to" data-field="offer-to">${others.map((p) => html`<option value="${p.id}" ${p.id === ui.offer.to ? html`selected` : ''}>${p.name}</option>`)}</select></label>
-        <div class="two-col"><div><h4>${t('give')}</h4>${ids.map((id) => stepper(`offer.give.${id}`, ui.offer.give[id] || 0, resName(id), player.resources[id] || 0))}</div>
+        <div class="two-col"><div><h4>${t('give')}</h4>${ids.map((id) => stepper(`offer.give.${id}`, ui.offer.give[id] || 0, resName(id), { max: player.resources[id] || 0 }))}</div>
         <div><h4>${t('get')}</h4>${allIds.map((id) => stepper(`offer.get.${id}`, ui.offer.get[id] || 0, resName(id)))}</div></div>
         ${actionButton(offerCheck, 'offer-send', t('make_offer'), { act: 'offer' }, 'primary')}
       </details>
@@ -197,7 +188,7 @@ export async function mount(root, { code, navigate }) {
         ${actionButton(marketCheck, 'market-send', t('exchange'), { act: 'market' })}
       </details>
       <details ${ui.open['bank-form'] ? html`open` : ''} id="bank-form"><summary>${t('bank')}</summary>
-        ${ids.map((id) => stepper(`bank.give.${id}`, ui.bank.give[id] || 0, resName(id), player.resources[id] || 0))}
+        ${ids.map((id) => stepper(`bank.give.${id}`, ui.bank.give[id] || 0, resName(id), { max: player.resources[id] || 0 }))}
         <label>${t('get')} 1× ${select('bank-get', ui.bank.get, allIds)}</label>
         ${actionButton(bankCheck, 'bank-send', t('exchange'), { act: 'bank' })}
       </details>
@@ -226,12 +217,12 @@ export async function mount(root, { code, navigate }) {
     let stageControls = '';
     if (combat.stage === 'salvage' && info.sunkPlayer === me) {
       const n = R.keepCount(state, rs, player);
-      stageControls = html`<p>${t('keep_half', { n })}</p>${resourcesOf(player).filter((id) => player.resources[id] > 0).map((id) => stepper(`keep.${id}`, ui.keep[id] || 0, resName(id), player.resources[id] || 0))}
+      stageControls = html`<p>${t('keep_half', { n })}</p>${resourcesOf(player).filter((id) => player.resources[id] > 0).map((id) => stepper(`keep.${id}`, ui.keep[id] || 0, resName(id), { max: player.resources[id] || 0 }))}
         ${actionButton(R.canKeep(state, rs, me, ui.keep), 'keep-send', t('keep'), { act: 'keep' }, 'primary')}`;
     } else if (combat.stage === 'fishing' && info.winner === me) {
       const n = R.fishCount(state, rs);
       const water = info.water || {};
-      stageControls = html`<p>${t('fish_n', { n })}</p>${Object.keys(water).filter((id) => water[id] > 0).map((id) => stepper(`fish.${id}`, ui.fish[id] || 0, resName(id), water[id]))}
+      stageControls = html`<p>${t('fish_n', { n })}</p>${Object.keys(water).filter((id) => water[id] > 0).map((id) => stepper(`fish.${id}`, ui.fish[id] || 0, resName(id), { max: water[id] }))}
         ${actionButton(R.canFish(state, rs, me, ui.fish), 'fish-send', t('fish'), { act: 'fish' }, 'primary')}`;
     } else if (side && (combat.stage === 'firing' || combat.stage === 'surrender_offered')) {
       // C6, C8: the shooter fires; the side that did not offer to surrender may accept it
@@ -303,6 +294,7 @@ export async function mount(root, { code, navigate }) {
       ${questBox(player)}
       ${tradeBox(player)}
       ${state.combat ? '' : combatBox(player)}
+      ${state.phase === 'playing' ? html`<seat-move></seat-move>` : ''}
       <div class="actionbar">${actionButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { act: 'end_turn' }, 'primary wide')}</div>
     `);
     paintSwatches(root);
@@ -409,6 +401,7 @@ export async function mount(root, { code, navigate }) {
     if (error.status === 401 || error.status === 404) {
       // The server no longer knows this token (or the game): forget it and ask again.
       saveTokens(code, { player: null });
+      if (error.body.error === 'seat_moved') { navigate(`/join/${code}#seat-moved`, { replace: true }); return {}; }
       render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : t('not_joined')}</p>
         <a class="button primary" data-link href="/join/${code}">${t('join')}</a></section>`);
       return {};

@@ -1,7 +1,6 @@
 // The shared screen (TV or tablet, landscape, public view, no token): whose turn, the last roll, the
 // event, the fight shot by shot and how it ended, every player's ships and quests, the table's story
 // large, and the moments that matter read aloud (the fight's outcome, the event, undo, the winner).
-import { qrUrl } from '../api.js';
 import { html, render, trusted } from '../html.js';
 import { t, tx } from '../i18n.js';
 import { activePlayer, allowance, playerById } from '../logic/rules.js';
@@ -30,7 +29,7 @@ export async function mount(root, { code }) {
     const active = state.turn && state.turn.player === p.id;
     const per = (state.options && state.options.quests_per_level) || (rs.quests_per_level && rs.quests_per_level.default) || 2;
     return html`<article class="sp ${active ? 'active' : ''}">
-      <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('playing_now')}</span>` : ''}</header>
+      <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('playing_now')}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
       <div class="sp-ships">${p.ships.map((s) => html`<div class="mini-ship"><span class="ship-no">${s.number}</span>
         <span title="${t('cannons')}">${t('cannons')} ${s.cannons}</span><span>${t('sails')} ${s.sails}</span><span>${t('crew')} ${s.crew}</span></div>`)}</div>
       <p class="sp-quests">${['bronze', 'silver', 'gold'].map((l) => html`<span class="level level-${l} ${p.level === l ? 'current' : ''}">${t(l)} ${p.completed[l] || 0}/${per}</span>`)} · ${t('quest_count', { n: p.quest_count ?? 0 })}</p>
@@ -90,6 +89,7 @@ export async function mount(root, { code }) {
         <h1 class="screen-turn" aria-live="polite">${state.phase === 'lobby' ? t('lobby')
           : state.phase === 'finished' ? t('winner', { name: (playerById(state, state.winner) || {}).name || '?' })
           : html`${swatch(rs, active.character, false)} ${t('turn_of', { name: active.name })} <small>${t('round', { n: state.round })}</small>`}</h1>
+        <waiting-for class="screen-waiting"></waiting-for>
         <div class="screen-roll"><div class="dice-row big" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : previousRoll(roll)}</div>
           ${dice ? html`<p>${t('brought')}: <strong>${formatResources(broughtBy(roll && roll.dice && roll.dice.move.index === dice.move.index ? roll : null, state, rs))}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p>` : ''}</div>
         ${state.event ? html`<section class="screen-event" aria-live="assertive"><h2>${t('event')} ${state.event.id}: ${tx(state.event.title)}</h2><p>${tx(state.event.text)}</p></section>` : ''}
@@ -97,8 +97,8 @@ export async function mount(root, { code }) {
       </section>
       <section class="screen-players" aria-label="${t('players')}">${state.players.map(playerPanel)}</section>
       <aside class="screen-side">
-        <figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200"><figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure>
-        ${feed(story(events, tellers, ctx, { limit: FEED_LINES }), { big: true })}
+        ${tv.joinCode(state)}
+        ${feed(tv.told(story(events, tellers, ctx, { limit: FEED_LINES }), FEED_LINES), { big: true })}
         <div class="screen-chart">${trusted(barChart({
           title: `${t('dice_dist')} (${t('throws', { n: totalDice })})`,
           bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),

@@ -2,7 +2,9 @@
 // aloud the moments that matter (a game's tellers mark them) as they happen — never the past at load.
 // Browsers let a page speak only after a tap: the first time, the screen asks for one with a big
 // button; a screen started once on this device goes on by itself after a reload, and its sound comes
-// back at the first tap anywhere (a small hint says so).
+// back at the first tap anywhere (a small hint says so). The join QR code shows only in the lobby, and
+// the story tells who came back to the table (views/seats.js).
+import { qrUrl } from '../api.js';
 import { html } from '../html.js';
 import { lang, t } from '../i18n.js';
 import { moments } from '../logic/story.js';
@@ -90,6 +92,18 @@ export class SharedScreen {
     this.spokenUpTo = latest;
   }
 
+  /** How to join: the QR code large in the lobby; during play only the code, small. */
+  joinCode(state) {
+    if (state.phase !== 'lobby') return html`<p class="screen-code">${t('join_code')} <span class="mono">${this.code}</span></p>`;
+    return html`<figure class="qr"><img src="${qrUrl(this.code)}" alt="${t('scan_to_join')}" width="200" height="200"><figcaption>${t('scan_to_join')}<br><span class="mono big-code">${this.code}</span></figcaption></figure>`;
+  }
+
+  /** The story's newest `limit` lines with "Bram is back" among them, each after the change it followed. */
+  told(lines, limit) {
+    const back = this.session && this.session.returnLines ? this.session.returnLines() : [];
+    return back.length ? [...lines, ...back].sort((a, b) => b.version - a.version).slice(0, limit) : lines;
+  }
+
   /**
    * A TV does not scroll: on a wide screen the story in `root` keeps as many of its newest lines
    * (at least `least`) as fit, whole, in its box and on the screen.
@@ -113,6 +127,7 @@ export class SharedScreen {
    */
   async open(onState, draw) {
     const session = await openGame(this.code, null, { onState, onChange: draw, history: 'all' });
+    this.session = session;
     return { session, page: { refresh: draw, unmount: () => { this.close(); session.close(); } } };
   }
 

@@ -1,6 +1,7 @@
 // Serenissima's host panel: where the round stands, the table's story, the positions, the ledgers, the
 // dice seed's hash (and the seed once the game is over), links for the other devices, undo (one step
-// back) and the end of the game (SE19).
+// back), each player's phone (away, and their seat given to another phone) and the end of the game
+// (SE19, asked first); once it is over, only what happened.
 import { tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t } from '../../i18n.js';
@@ -8,9 +9,10 @@ import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
 import { listen, paintSwatches, toast } from '../../ui.js';
-import { checkedButton, feed, nowStrip, stripClick, tapItems } from '../parts.js';
+import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
 import { bidsPanel, ledger, positionsPanel, tracker } from './parts.js';
 import { undoCheck } from '../../logic/checks.js';
+import '../seat_strings.js';
 
 const FEED_LINES = 6;
 
@@ -32,7 +34,9 @@ export async function mount(root, { code }) {
     render(root, html`
       ${taps.length ? nowStrip(html`<strong>${t('host_panel')}</strong>`, taps) : ''}
       <h1>${t('host_panel')} · ${t('game_serenissima')}</h1>
-      <section class="card"><nav class="links">
+      ${state.phase === 'finished' ? html`<section class="card"><h2 id="host-over">${t('se_now_over', { n: state.round })}</h2>
+        ${recordNote(code)}</section>` : ''}
+      <section class="card">${taps.length ? '' : html`<waiting-for></waiting-for>`}<nav class="links">
         ${mine.player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${t('lobby')}</a>` : ''}</nav>
@@ -44,6 +48,7 @@ export async function mount(root, { code }) {
       ${state.phase === 'playing' ? bidsPanel(state, rs) : ''}
       ${state.round ? positionsPanel(state, rs) : ''}
       <section class="card"><h2>${t('se_ledgers')}</h2>${state.players.map((p) => ledger(state, rs, p))}</section>
+      <seat-handover></seat-handover>
       ${state.phase === 'playing' ? html`<section class="card"><button type="button" id="end-game" class="danger">${t('se_end_game')}</button></section>` : ''}`);
     paintSwatches(root);
   }

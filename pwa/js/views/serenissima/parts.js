@@ -75,7 +75,7 @@ export function galleyLine(ruleset, g) {
 export function ledger(state, ruleset, p, { heading = null } = {}) {
   return html`<article class="ledger ${state.active === p.id ? 'active' : ''}">
     <header>${heading || html`${swatch(ruleset, p.character)} <strong>${p.name}</strong>`}
-      ${p.position ? html`<span class="tag">${t('se_position', { p: p.position })}</span>` : ''}</header>
+      ${p.position ? html`<span class="tag">${t('se_position', { p: p.position })}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
     <dl class="ledger-stats"><div><dt>${t('se_ducats')}</dt><dd id="ducats-${p.id}">${p.ducats}</dd></div>
       <div><dt>${t('se_home_sailors')}</dt><dd>${p.home_sailors}</dd></div></dl>
     <ul class="galleys">${p.galleys.map((g) => galleyLine(ruleset, g))}</ul>

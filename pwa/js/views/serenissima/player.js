@@ -176,6 +176,7 @@ export async function mount(root, { code, navigate }) {
       ${salesCard(player)}
       ${S.step(state) > 1 ? positionsPanel(state, rs()) : ''}
       ${tracker(state, rs())}
+      ${playing ? html`<seat-move></seat-move>` : ''}
       ${playing && S.step(state) > 1 ? html`<section class="actionbar">${checkedButton(S.finishCheck(state, me), 'finish-phase', t('se_finish'), { cls: 'primary wide' })}</section>` : ''}
     `);
     paintSwatches(root);

@@ -2,7 +2,6 @@
 // bid (never how much) and then every bid at once with the tie-break dice and the positions taken,
 // the turn order, the ledgers, the table's story large, and the moments that matter read aloud (the
 // reveal, the turn order, a new round, the end of the game, the host's undo).
-import { qrUrl } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
@@ -43,16 +42,15 @@ export async function mount(root, { code }) {
       ${tv.control()}
       <section class="screen-turn"><h1>${t('game_serenissima')}</h1>
         ${state.phase === 'finished' ? html`<p>${t('se_over')}</p>` : ''}
-        ${state.phase === 'lobby' ? html`<p>${t('waiting_host')}</p>` : ''}</section>
+        ${state.phase === 'lobby' ? html`<p>${t('waiting_host')}</p>` : ''}<waiting-for class="screen-waiting"></waiting-for></section>
       <div class="se-main">
         <div class="se-col">${state.round ? tracker(state, rs) : ''}
           ${state.phase === 'playing' ? bidsPanel(state, rs) : ''}
           ${S.step(state) > 1 ? positionsPanel(state, rs) : ''}</div>
         <section class="se-ledgers" aria-label="${t('se_ledgers')}"><h2>${t('se_ledgers')}</h2>
           <div class="ledger-grid">${state.players.map((p) => ledger(state, rs, p))}</div></section>
-        <aside class="screen-side"><figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200">
-          <figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure>
-          ${feed(story(events, tellers, ctx, { limit: FEED_LINES }), { big: true })}</aside>
+        <aside class="screen-side">${tv.joinCode(state)}
+          ${feed(tv.told(story(events, tellers, ctx, { limit: FEED_LINES }), FEED_LINES), { big: true })}</aside>
       </div></div>`);
     paintSwatches(root);
     fitFeed();

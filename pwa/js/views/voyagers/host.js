@@ -1,7 +1,8 @@
 // Voyagers' Venture's host panel: at the top what needs the host now (the cards to enter, next year's
 // order, closing the last purchases, VV14, right there) and the table's story; the cards on display
 // this year (the cards stay physical, VV2), next year's turn order (VV13), the gold count (VV20),
-// undo, the seed's hash. Every tap goes through the session's outbox.
+// undo, the seed's hash, each player's phone (away, and their seat given to another phone). Every
+// tap goes through the session's outbox; once the game is over, the ranking and the record.
 import { tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t } from '../../i18n.js';
@@ -10,9 +11,10 @@ import { hostItems, tellers } from '../../logic/voyagers_table.js';
 import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
 import { listen, paintSwatches, swatch } from '../../ui.js';
-import { checkedButton, feed, nowStrip, stripClick, tapItems } from '../parts.js';
+import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
 import { bidPanel, displayCards, playersList, rankingTable, yearLine } from './parts.js';
 import { undoCheck } from '../../logic/checks.js';
+import '../seat_strings.js';
 
 const FEED_LINES = 6;
 
@@ -62,6 +64,7 @@ export async function mount(root, { code }) {
     const mine = tokensFor(code);
     const events = session.log.all();
     const items = hostItems(state, rs);
+    const over = state.phase === 'finished';
     const queued = new Set(session.outbox.pending.map((e) => e.action.type));
     for (const b of items.flatMap((i) => i.buttons)) if (b.act && queued.has(b.act)) b.waiting = true;
     const who = html`<strong>${t('host_panel')}</strong>${state.phase === 'playing' && state.round
@@ -73,11 +76,15 @@ export async function mount(root, { code }) {
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${t('lobby')}</a>` : ''}</nav>
         ${state.phase === 'playing' ? checkedButton(undoCheck(state), 'host-undo', t('undo')) : ''}
-        <p>${t('seed_hash')}: <code id="seed-hash" class="mono wrap">${state.seed_hash}</code></p></section>
+        <p>${t('seed_hash')}: <code id="seed-hash" class="mono wrap">${state.seed_hash}</code></p>
+        ${state.seed ? html`<p>${t('seed')}: <code class="mono wrap">${state.seed}</code></p>` : ''}
+        ${over ? recordNote(code) : ''}</section>
+      ${over ? rankingTable(state, rs) : ''}
       ${state.phase !== 'lobby' ? feed(story(events, tellers, { state, ruleset: rs, events }, { limit: FEED_LINES })) : ''}
       ${displayForm()}${orderForm()}
       ${state.display.length ? html`<section class="card"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>` : ''}
-      ${bidPanel(state, rs)}${rankingTable(state, rs)}${playersList(state, rs)}${goldForm()}`);
+      ${bidPanel(state, rs)}${over ? '' : rankingTable(state, rs)}${playersList(state, rs)}${goldForm()}
+      <seat-handover></seat-handover>`);
     paintSwatches(root);
   }
 

@@ -56,7 +56,7 @@ export function playersList(state, ruleset) {
     const p = V.playerById(state, id);
     const now = state.waiting_for === id;
     return html`<li class="${now ? 'active' : ''}">${swatch(ruleset, p.character)} <strong>${p.name}</strong>
-      ${now ? html`<span class="tag now">▶ ${t('vv_now')}</span>` : ''}
+      ${now ? html`<span class="tag now">▶ ${t('vv_now')}</span>` : ''}<away-mark player="${p.id}"></away-mark>
       <span class="tag">${p.received ? html`✓ ${t('vv_received')}` : t('vv_to_receive')}</span>
       <span class="count">${t('vv_hand_count', { n: p.hand_count })} · ${t('vv_gold')} ${p.gold}</span></li>`;
   })}</ol></section>`;

@@ -118,7 +118,8 @@ export async function mount(root, { code, navigate }) {
       ${showDisplay ? html`<section class="card"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>` : ''}
       ${bidPanel(state, rs())}
       ${handCard(player)}
-      ${playersList(state, rs())}`);
+      ${playersList(state, rs())}
+      ${state.phase === 'playing' ? html`<seat-move></seat-move>` : ''}`);
     paintSwatches(root);
   }
 

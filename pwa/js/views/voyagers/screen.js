@@ -2,7 +2,6 @@
 // for, the display with its doubloons, the table's story large beneath it, the current bid with who
 // has agreed, the players, the final ranking — and the moments that matter read aloud (who took which
 // cards, the end of a division and of a year, the ranking and its winner, the host's undo).
-import { qrUrl } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t } from '../../i18n.js';
 import { story } from '../../logic/story.js';
@@ -27,14 +26,13 @@ export async function mount(root, { code }) {
     const ctx = { state, ruleset: rs, events };
     render(root, html`<div class="screen vv-screen">
       ${tv.control()}
-      <section class="screen-turn"><h1>${t('game_voyagers')}</h1>${yearLine(state)}</section>
+      <section class="screen-turn"><h1>${t('game_voyagers')}</h1>${yearLine(state)}<waiting-for class="screen-waiting"></waiting-for></section>
       ${rankingTable(state, rs)}
       <div class="vv-main">
         <div>${state.phase === 'finished' ? '' : html`<section class="card vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>`}
-          ${feed(story(events, tellers, ctx, { limit: FEED_LINES }), { big: true })}</div>
+          ${feed(tv.told(story(events, tellers, ctx, { limit: FEED_LINES }), FEED_LINES), { big: true })}</div>
         <div>${bidPanel(state, rs)}${playersList(state, rs)}</div>
-        <aside class="vv-side"><figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}" width="200" height="200">
-          <figcaption>${t('scan_to_join')}<br><span class="mono big-code">${code}</span></figcaption></figure></aside>
+        <aside class="vv-side">${tv.joinCode(state)}</aside>
       </div></div>`);
     paintSwatches(root);
     tv.fitStory(root, MIN_LINES);
