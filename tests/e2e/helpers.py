@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -99,12 +99,46 @@ def seated(browser: Browser, base: str, phones: Mapping[str, str], screen: str,
     devices = {name: Device(browser, base, name, locale) for name, locale in phones.items()}
     devices["screen"] = Device(browser, base, "screen", screen, TV)
     yield {"base": base, **devices}
-    for device in devices.values():
+    close_all(devices.values(), no_markup)
+
+
+def close_all(devices: Iterable[Device], no_markup: bool = False) -> None:
+    """Check each device for dialogs and page errors (and, with `no_markup`, for injected markup on
+    its page), then close it."""
+    for device in devices:
         assert device.dialogs == [], f"{device.name}: a dialog fired: {device.dialogs}"
         assert device.errors == [], f"{device.name}: page errors: {device.errors}"
         if no_markup:
             assert device.page.locator(INJECTED).count() == 0, f"{device.name}: markup got through"
         device.context.close()
+
+
+def quest_table(browser: Browser, base: str, phones: Mapping[str, tuple[str, str, str]],
+                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A Quest 1607 game in play: a phone per player (key → name, land, locale) on its /play page,
+    the host's phone (English) on the host panel and the TV on the shared screen.
+
+    Returns {"code", "host_token", "ids", "tokens", "devices"} (devices by key, "host" and "tv").
+    """
+    created = api(base, "POST", "/api/games", body={"game": "quest1607", "options": dict(options or {})})
+    code, host = created["code"], created["host_token"]
+    devices: dict[str, Device] = {}
+    ids: dict[str, str] = {}
+    tokens: dict[str, str] = {}
+    for key, (name, land, locale) in phones.items():
+        joined = api(base, "POST", f"/api/games/{code}/players", body={"name": name, "character": land})
+        ids[key], tokens[key] = joined["player_id"], joined["token"]
+        devices[key] = Device(browser, base, key, locale)
+        devices[key].remember(code, {"player": {"id": ids[key], "token": tokens[key], "name": name}})
+    api(base, "POST", f"/api/games/{code}/actions", host, {"type": "start"})
+    devices["host"] = Device(browser, base, "host", "en-GB")
+    devices["host"].remember(code, {"host": host})
+    devices["tv"] = Device(browser, base, "tv", "en-GB", TV)
+    for key in phones:
+        devices[key].goto(f"/play/{code}")
+    devices["tv"].goto(f"/screen/{code}")
+    devices["host"].goto(f"/host/{code}")
+    return {"code": code, "host_token": host, "ids": ids, "tokens": tokens, "devices": devices}
 
 
 def api(base: str, method: str, path: str, token: str | None = None,
@@ -115,6 +149,11 @@ def api(base: str, method: str, path: str, token: str | None = None,
     r = requests.request(method, base + path, json=body, headers=headers, timeout=10)
     assert r.status_code < 300, (path, body, r.status_code, r.text)
     return r.json()
+
+
+def state_of(table: Mapping[str, Any]) -> dict[str, Any]:
+    """The public view of a table's game (`table` holds its "base" and "code")."""
+    return dict(api(table["base"], "GET", f"/api/games/{table['code']}"))
 
 
 def wait_for_version(base: str, code: str, seen: int) -> dict[str, Any]:

@@ -18,13 +18,15 @@ from playwright.sync_api import Browser, expect
 from tests.fixtures_server import wait_for
 
 from .helpers import (
-    TV,
     Device,
     api,
+    close_all,
     in_first_screenful,
     newest,
     no_rule_in_the_strip,
+    quest_table,
     spoken,
+    state_of,
     strip,
     top_shot,
 )
@@ -40,34 +42,11 @@ WORDS = {"en": {"waiting": "waits for the network", "went": "went through now th
 
 @pytest.fixture(scope="module")
 def table(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
-    created = api(base_url, "POST", "/api/games", body={"game": "quest1607", "options": {}})
-    code, host = created["code"], created["host_token"]
-    devices: dict[str, Device] = {}
-    ids: dict[str, str] = {}
-    tokens: dict[str, str] = {}
-    for key, (name, land, locale) in PHONES.items():
-        joined = api(base_url, "POST", f"/api/games/{code}/players", body={"name": name, "character": land})
-        ids[key], tokens[key] = joined["player_id"], joined["token"]
-        devices[key] = Device(browser, base_url, key, locale)
-        devices[key].remember(code, {"player": {"id": ids[key], "token": tokens[key], "name": name}})
-    api(base_url, "POST", f"/api/games/{code}/actions", host, {"type": "start"})
-    devices["host"] = Device(browser, base_url, "host", "en-GB")
-    devices["host"].remember(code, {"host": host})
-    devices["tv"] = Device(browser, base_url, "tv", "en-GB", TV)
+    game = quest_table(browser, base_url, PHONES)
+    devices: dict[str, Device] = game.pop("devices")
     devices["tablet"] = Device(browser, base_url, "tablet", "nl-NL", TABLET)
-    for key in PHONES:
-        devices[key].goto(f"/play/{code}")
-    devices["tv"].goto(f"/screen/{code}")
-    devices["host"].goto(f"/host/{code}")
-    yield {"base": base_url, "code": code, "host_token": host, "ids": ids, "tokens": tokens, **devices}
-    for device in devices.values():
-        assert device.dialogs == [], f"{device.name}: a dialog fired: {device.dialogs}"
-        assert device.errors == [], f"{device.name}: page errors: {device.errors}"
-        device.context.close()
-
-
-def state_of(table: dict[str, Any]) -> dict[str, Any]:
-    return dict(api(table["base"], "GET", f"/api/games/{table['code']}"))
+    yield {"base": base_url, **game, **devices}
+    close_all(devices.values())
 
 
 def act(table: dict[str, Any], key: str, action: dict[str, Any]) -> None:

@@ -454,6 +454,9 @@ def test_reputation_is_counted_and_ranked_on_the_screen(table: dict[str, Any]) -
     cas.locator("#score-fastest").uncheck()
     cas.locator("#score-tips").fill("10")
     cas.locator("#score-send").click()
+    # VV19: the last entry ends the game, so the phone asks first
+    expect(cas.locator("dialog.ask")).to_contain_text("This ends the game and reveals the dice seed.")
+    cas.locator("#end-yes").click()
     screen = table["screen"].page
     rows = screen.locator(".vv-ranking tbody tr")
     expect(rows).to_have_count(3)
