@@ -1,4 +1,5 @@
-"""The hub's one Redis subscription lasts: a quiet table is checked with a ping, not reconnected."""
+"""The one Redis subscription lasts: a quiet table is checked with a ping, not reconnected; a lost
+connection is made again, and its rooms catch up on what was published meanwhile."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import redis
 
 from shipmate.rules import PUBLIC, Viewer, create
 from shipmate.store import GameStore, hash_token
-from shipmate.web.hub import Hub, Subscription, Update, subscriber
+from shipmate.web.rooms import Rooms
+from shipmate.web.update import Update
 from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
@@ -28,67 +30,58 @@ class Listener:
     def deliver(self, update: Update) -> None:
         self.versions.append(update.version)
 
-    def notify(self, message: bytes) -> None:
-        """No presence in this test (the hub has none)."""
+    def notify(self, message: str) -> None:
+        """No presence in this test (the rooms have none)."""
 
     def retire(self, player: str) -> None:
         """No seat moves in this test."""
 
-    def tick(self) -> None:
+    def ping(self, version: int) -> None:
         """No ping messages in this test."""
 
-    def probe(self) -> None:
-        """No keep-alive probes in this test."""
 
-
-def test_an_idle_subscription_survives_its_read_timeouts_without_reconnecting(
-    redis_url: str, caplog: pytest.LogCaptureFixture
-) -> None:
-    store = GameStore(redis.Redis.from_url(redis_url), idle_ttl=600)
+def new_game(store: GameStore) -> str:
     code = secrets.token_hex(4).upper()
     state, event = create("test-counter", code, {}, secrets.token_hex(32))
     store.create(code, state, event, hash_token("host"))
-    hub = Hub(redis_url, store, pings=3600, keepalive=3600, idle_check=0.2)
+    return code
+
+
+def test_an_idle_subscription_survives_its_quiet_spells_without_reconnecting(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = GameStore(redis.Redis.from_url(redis_url), idle_ttl=600)
+    code = new_game(store)
+    rooms = Rooms(redis_url, store, pings=3600, idle_check=0.2)
     listener = Listener(code)
-    with caplog.at_level(logging.WARNING, logger="shipmate.web.hub"):
-        hub.attach(listener)
-        wait_for(lambda: hub.idle_checks >= 5, "five quiet spells, each checked with a ping")
-        assert hub.reconnects == 0
+    with caplog.at_level(logging.WARNING, logger="shipmate.web.subscription"):
+        assert rooms.claim(code, 10)
+        rooms.attach(listener)
+        wait_for(lambda: rooms.subscription.idle_checks >= 5, "five quiet spells, each checked with a ping")
+        assert rooms.subscription.reconnects == 0
         GameStore(redis.Redis.from_url(redis_url)).act(code, {"type": "add", "n": 2}, Viewer(player="p1"))
         wait_for(lambda: listener.versions == [1], "the change to come through the same subscription")
-        wait_for(lambda: hub.idle_checks >= 8, "more quiet after it")
-    assert hub.reconnects == 0
+        wait_for(lambda: rooms.subscription.idle_checks >= 8, "more quiet after it")
+    assert rooms.subscription.reconnects == 0
     assert [r.message for r in caplog.records] == []  # nothing that looks like a failure
-    hub.detach(listener)
+    rooms.detach(listener)
+    rooms.release(code)
 
 
-def test_the_subscription_reads_what_redis_pys_own_pubsub_reads(redis_url: str) -> None:
-    """`hub.Subscription` reads a plain connection (RESP2): pinned to redis-py's PubSub on the same
-    messages, a subscription's confirmation, a change's bytes as published, and a ping's pong."""
-    client = subscriber(redis_url, 5)
-    channel = f"pin-{secrets.token_hex(4)}"
-    ours = Subscription(client)
-    ours.connect()
-    their_client = redis.Redis.from_url(redis_url)
-    theirs = their_client.pubsub()
-    try:
-        ours.subscribe(channel)
-        theirs.subscribe(channel)
-        confirmed = theirs.get_message(timeout=5)
-        assert confirmed is not None
-        name = channel.encode()
-        assert ours.read() == [b"subscribe", name, 1]
-        assert (confirmed["type"], confirmed["channel"], confirmed["data"]) == ("subscribe", name, 1)
-        data = '{"version":7,"é":"\u2603"}'.encode() + bytes(range(256))
-        assert client.publish(channel, data) == 2
-        message = theirs.get_message(timeout=5)
-        assert message is not None and message["type"] == "message"
-        assert message["data"] == data
-        assert ours.read() == [b"message", name, data]
-        ours.ping()
-        assert ours.read()[0] == b"pong"
-    finally:
-        ours.close()
-        theirs.close()
-        their_client.close()
-        client.close()
+def test_a_lost_subscription_is_made_again_and_its_rooms_catch_up(redis_url: str) -> None:
+    store = GameStore(redis.Redis.from_url(redis_url), idle_ttl=600)
+    code = new_game(store)
+    rooms = Rooms(redis_url, store, pings=3600, idle_check=0.2)
+    listener = Listener(code)
+    assert rooms.claim(code, 10)
+    rooms.attach(listener)
+    admin = redis.Redis.from_url(redis_url)
+    killed = admin.client_kill_filter(_type="pubsub")
+    assert killed >= 1
+    store.act(code, {"type": "add", "n": 2}, Viewer(player="p1"))  # published while it was down, perhaps
+    store.act(code, {"type": "add", "n": 3}, Viewer(player="p1"))
+    wait_for(lambda: rooms.subscription.reconnects >= 1 or listener.versions[-1:] == [2], "the reconnect")
+    wait_for(lambda: listener.versions[-1:] == [2], "both changes, missed or not")
+    assert listener.versions == sorted(set(listener.versions))  # in order, none twice
+    rooms.detach(listener)
+    rooms.release(code)

@@ -26,7 +26,7 @@ import websocket
 
 from shipmate.embedded import EmbeddedRedis
 from shipmate.store import GameStore
-from shipmate.store.games import COMMIT_SCRIPT
+from shipmate.store.scripts import COMMIT_SCRIPT
 from tests import fixtures_server
 from tests.api.client import Game, Socket
 from tests.fixtures_server import TEST_LIMITS, ServerProcess, StartServer

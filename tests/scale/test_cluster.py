@@ -23,7 +23,7 @@ from shipmate.codec import loads
 from shipmate.embedded import free_port
 from shipmate.rules import HOST, PUBLIC, Viewer, create
 from shipmate.store import GameStore, Presence, Seats, keys
-from shipmate.store.games import CLUSTER_SCHEME, client_for, node_url
+from shipmate.store.client import CLUSTER_SCHEME, client_for, node_url
 from tests.fixtures_server import wait_for
 
 REDIS_SERVER = shutil.which("redis-server") or shutil.which("valkey-server")

@@ -12,9 +12,19 @@ import pytest
 import redis
 
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Claim, ClaimLost, Conflict, GameStore, Remember, Unavailable, connect, hash_token
+from shipmate.store import (
+    Change,
+    Claim,
+    ClaimLost,
+    Conflict,
+    GameStore,
+    Remember,
+    Unavailable,
+    connect,
+    hash_token,
+)
 from shipmate.store import keys as k
-from shipmate.store.games import IDEMPOTENCY_TTL, Change
+from shipmate.store.idempotency import IDEMPOTENCY_TTL
 from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
@@ -147,25 +157,25 @@ def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
 
 def claim(store: GameStore, code: str, key: str, token: str = "t") -> Claim:
     """Claim an Idempotency-Key that must be new."""
-    found = store.remembered(code, token, key)
+    found = store.answers.remembered(code, token, key)
     assert isinstance(found, Claim), found
     return found
 
 
 def test_an_idempotency_key_returns_the_first_answer(store: GameStore, code: str) -> None:
     first = claim(store, code, "key-1")
-    assert store.remember(first, {"status": 200, "body": {"version": 1}})
-    assert store.remembered(code, "t", "key-1") == {"status": 200, "body": {"version": 1}}
-    assert isinstance(store.remembered(code, "other-token", "key-1"), Claim)
+    assert store.answers.remember(first, {"status": 200, "body": {"version": 1}})
+    assert store.answers.remembered(code, "t", "key-1") == {"status": 200, "body": {"version": 1}}
+    assert isinstance(store.answers.remembered(code, "other-token", "key-1"), Claim)
 
 
 def test_a_retry_waits_for_the_first_request_under_its_key(store: GameStore, code: str) -> None:
     first = claim(store, code, "slow")
     got: list[object] = []
-    with store.working(first):
-        waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "slow")))
+    with store.answers.working(first):
+        waiter = threading.Thread(target=lambda: got.append(store.answers.remembered(code, "t", "slow")))
         waiter.start()
-        store.remember(first, {"status": 422})
+        store.answers.remember(first, {"status": 422})
     waiter.join(timeout=20)
     assert got == [{"status": 422}]
 
@@ -177,26 +187,25 @@ def _answer(change: Change) -> dict[str, Any]:
 def test_a_change_and_its_idempotent_answer_are_stored_in_one_step(store: GameStore, code: str) -> None:
     first = claim(store, code, "paid")
     got: list[object] = []
-    with store.working(first):
-        waiter = threading.Thread(target=lambda: got.append(store.remembered(code, "t", "paid")))
+    with store.answers.working(first):
+        waiter = threading.Thread(target=lambda: got.append(store.answers.remembered(code, "t", "paid")))
         waiter.start()
         change = store.act(code, {"type": "add", "n": 3}, PLAYER, remember=Remember(first, _answer))
     waiter.join(timeout=20)
     assert change.answer == {"status": 200, "body": {"version": 1, "purse": 3}}
     assert got == [change.answer]  # the retry that waited
-    assert store.remembered(code, "t", "paid") == change.answer
+    assert store.answers.remembered(code, "t", "paid") == change.answer
     raw = store.client.get(k.idempotency(code, "t", "paid"))
     assert raw is not None and json.loads(raw) == change.answer  # exactly the body the caller got
     assert 0 < store.client.ttl(k.idempotency(code, "t", "paid")) <= IDEMPOTENCY_TTL
-    store.forget(first)  # a stored answer outlives a failed request's clean-up
-    assert store.remembered(code, "t", "paid") == change.answer
+    store.answers.forget(first)  # a stored answer outlives a failed request's clean-up
+    assert store.answers.remembered(code, "t", "paid") == change.answer
 
 
 def test_a_stale_commit_stores_neither_the_change_nor_its_answer(
     store: GameStore, redis_client: redis.Redis, code: str
 ) -> None:
-    store.follow(code)
-    store.load(code)  # remembered at version 0
+    known = store.load(code)  # version 0
     other = GameStore(redis_client, idle_ttl=3600)
     other.act(code, {"type": "add", "n": 5}, PLAYER)  # version 1, unseen by `store`
     late = claim(store, code, "late")
@@ -206,10 +215,10 @@ def test_a_stale_commit_stores_neither_the_change_nor_its_answer(
         made.append(_answer(change))
         return made[-1]
 
-    change = store.act(code, {"type": "add", "n": 1}, PLAYER, remember=Remember(late, answer))
+    change = store.act(code, {"type": "add", "n": 1}, PLAYER, known=known, remember=Remember(late, answer))
     # decided at version 0, refused by the commit, decided again at version 1: only that is stored
     assert [m["body"] for m in made] == [{"version": 1, "purse": 1}, {"version": 2, "purse": 6}]
-    assert store.remembered(code, "t", "late") == change.answer == made[-1]
+    assert store.answers.remembered(code, "t", "late") == change.answer == made[-1]
     assert [e["version"] for e in store.events_since(code, -1)] == [0, 1, 2]
     stale = claim(store, code, "stale")
     with pytest.raises(Conflict):  # a stale expected_version: no change, and the key stays a claim
@@ -233,12 +242,12 @@ def test_a_retry_takes_over_a_lapsed_claim_and_the_slow_first_attempt_stores_not
     _lapse(store, slow)
     retry = claim(store, code, "k")  # the retry takes the key over, and works on it
     assert retry.owner != slow.owner
-    with store.working(retry):
+    with store.answers.working(retry):
         with pytest.raises(ClaimLost):  # the first attempt wakes up and commits: refused, nothing stored
             store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(slow, _answer))
-        assert not store.remember(slow, {"status": 422})  # nor can it store a refusal
+        assert not store.answers.remember(slow, {"status": 422})  # nor can it store a refusal
         change = store.act(code, {"type": "add", "n": 7}, PLAYER, remember=Remember(retry, _answer))
-    assert store.remembered(code, "t", "k") == change.answer  # the first attempt's answer too
+    assert store.answers.remembered(code, "t", "k") == change.answer  # the first attempt's answer too
     assert [e["version"] for e in store.events_since(code, -1)] == [0, 1]  # applied once
     state = store.load(code)
     assert state is not None and state["purse"] == 7
@@ -269,7 +278,7 @@ def test_a_claim_taken_over_while_its_first_attempt_commits_is_applied_once(
                 outcomes.append(repr(exc))
 
         threads = [threading.Thread(target=attempt, args=(c,)) for c in (slow, retry)]
-        with store.working(retry):  # the retry's server is alive: its lease holds
+        with store.answers.working(retry):  # the retry's server is alive: its lease holds
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -282,7 +291,7 @@ def test_a_claim_taken_over_while_its_first_attempt_commits_is_applied_once(
 def test_a_working_claim_is_renewed_past_its_lease(redis_client: redis.Redis, code: str) -> None:
     store = GameStore(redis_client, idle_ttl=3600, claim_lease=0.3)
     first = claim(store, code, "long")
-    with store.working(first):
+    with store.answers.working(first):
         seen = [store.client.pttl(first.name)]
 
         def renewed() -> bool:  # Redis shows the lease extended: it went up since it was read last
@@ -291,9 +300,9 @@ def test_a_working_claim_is_renewed_past_its_lease(redis_client: redis.Redis, co
 
         wait_for(renewed, "the lease to be renewed")
         with pytest.raises(Unavailable):  # a retry finds the key still claimed: it does not take over
-            store.remembered(code, "t", "long", wait=0)
-        assert store.remember(first, {"status": 422})
-    assert store.remembered(code, "t", "long") == {"status": 422}
+            store.answers.remembered(code, "t", "long", wait=0)
+        assert store.answers.remember(first, {"status": 422})
+    assert store.answers.remembered(code, "t", "long") == {"status": 422}
 
 
 def test_requests_are_counted_per_client_in_a_window(store: GameStore) -> None:
@@ -311,11 +320,10 @@ def test_an_unreachable_redis_raises_unavailable() -> None:
         dead.load("ABCDEF")
 
 
-def test_a_refusal_is_never_decided_on_a_remembered_state_that_is_stale(
+def test_a_refusal_is_never_decided_on_a_known_state_that_is_stale(
     store: GameStore, code: str
 ) -> None:
-    store.follow(code)
-    store.saw(code, store.load(code) or {})
+    known = store.load(code)
     GameStore(store.client).act(code, {"type": "add", "n": 5}, PLAYER)  # another process
-    change = store.act(code, {"type": "add", "n": -3}, PLAYER)  # refused on the stale purse of 0
+    change = store.act(code, {"type": "add", "n": -3}, PLAYER, known=known)  # refused on the stale purse of 0
     assert change.state["purse"] == 2 and change.state["version"] == 2

@@ -19,8 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from shipmate.rules import HOST, PUBLIC, ShipmateError, State, Viewer, create
-from shipmate.store import Claim, Conflict, GameStore, Remember, hash_token
-from shipmate.store.games import Change
+from shipmate.store import Change, Claim, Conflict, GameStore, Remember, hash_token
 from shipmate.web.service import update_body
 from tests.ledger import audit
 from tests.rules.quest import SEED
@@ -164,15 +163,15 @@ class QuestStoreMachine(RuleBasedStateMachine):
                                 "upgrade": {"type": "upgrade", "ship": 1, "part": "sails"}}[kind], actor)
         action, actor = self.keyed[key]
         token = f"token-of-{actor.player or 'host'}"
-        stored = self.store.remembered(self.code, token, key)
+        stored = self.store.answers.remembered(self.code, token, key)
         if not isinstance(stored, Claim):  # a retry: the first answer, and nothing applied again
             assert stored == self.answers[key]
             return
         answer = self._act(action, actor, remember=Remember(stored, lambda c: _answer(c, actor)))
         if answer["status"] != 200:  # a refusal changed nothing: stored apart, as the service does
-            assert self.store.remember(stored, answer)
+            assert self.store.answers.remember(stored, answer)
         self.answers[key] = answer
-        assert self.store.remembered(self.code, token, key) == answer
+        assert self.store.answers.remembered(self.code, token, key) == answer
 
     # ---- invariants ------------------------------------------------------------------------
 

@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Claim, Conflict, GameStore, Remember, hash_token
-from shipmate.store.games import Change
+from shipmate.store import Change, Claim, Conflict, GameStore, Remember, hash_token
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
 PLAYER = Viewer(player="p1")
@@ -69,14 +68,14 @@ class StoreMachine(RuleBasedStateMachine):
 
     @rule(key=st.sampled_from(["a", "b", "c"]), n=st.integers(-3, 3))
     def retry_with_an_idempotency_key(self, key: str, n: int) -> None:
-        first = self.store.remembered(self.code, "tok", key)
+        first = self.store.answers.remembered(self.code, "tok", key)
         if isinstance(first, Claim):  # a change's commit stores its answer; a refusal is stored apart
             answer = self._act(n, remember=Remember(first, _answer))
             if answer["status"] == 200:
                 self.purse += n
                 self.version += 1
             else:
-                assert self.store.remember(first, answer)
+                assert self.store.answers.remember(first, answer)
             self.answers[key] = answer
         else:
             assert first == self.answers[key]

@@ -10,10 +10,9 @@ from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import games  # noqa: F401  (importing the package registers every game)
-from ..store import GameStore, Presence, Seats
-from ..store.games import client_for
-from . import api, config, errors, frames, pwa, ws
-from .hub import Hub
+from ..store import GameStore, Presence, Seats, client_for
+from . import api, config, errors, pwa, ws
+from .rooms import Rooms
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -29,14 +28,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the app: configuration from defaults, the environment and `test_config`."""
     app = Flask(__name__)
     app.config.update(config.load(test_config))
-    app.config["SOCK_SERVER_OPTIONS"] = {
-        # The hub's one timer sends protocol pings (WS_KEEPALIVE): simple-websocket's own would
-        # make each socket's reader poll with a timer before every message it reads.
-        "ping_interval": None,
-        "max_message_size": app.config["MAX_CONTENT_LENGTH"],
-        # Its reader thread never starts: the request's thread reads the socket (frames.Wire).
-        "thread_class": frames.NoReader,
-    }
     if app.config["PROXY_COUNT"]:
         count = int(app.config["PROXY_COUNT"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
@@ -47,13 +38,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["shipmate.seats"] = Seats(client)
     presence = Presence(client, secrets.token_hex(8), int(app.config["IDLE_TTL"]),
                         float(app.config["PRESENCE_LEASE"]))
-    hub = Hub(app.config["REDIS_URL"], store,
-              pings=float(app.config["WS_PING_INTERVAL"]), keepalive=float(app.config["WS_KEEPALIVE"]),
-              idle_check=float(app.config["HUB_IDLE_CHECK"]), presence=presence,
-              presence_refresh=float(app.config["PRESENCE_REFRESH"]))
-    store.on_commit = hub.committed  # this process's own changes reach its sockets before their publish
-    store.committing = hub.committing
-    app.extensions["shipmate.hub"] = hub
+    app.extensions["shipmate.rooms"] = Rooms(
+        app.config["REDIS_URL"], store, presence, pings=float(app.config["WS_PING_INTERVAL"]),
+        presence_refresh=float(app.config["PRESENCE_REFRESH"]),
+        idle_check=float(app.config["HUB_IDLE_CHECK"]))
 
     errors.init_app(app)
     ws.init_app(app)

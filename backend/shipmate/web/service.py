@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,8 +34,18 @@ from ..rules import (
     text,
     view_for,
 )
-from ..store import Claim, ClaimLost, Conflict, GameStore, Remember, Retired, Seats, Unavailable, hash_token
-from ..store.games import Change
+from ..store import (
+    Change,
+    Claim,
+    ClaimLost,
+    Conflict,
+    GameStore,
+    Remember,
+    Retired,
+    Seats,
+    Unavailable,
+    hash_token,
+)
 from .errors import (
     Answer,
     ApiError,
@@ -50,6 +60,7 @@ from .errors import (
     UnknownGameKind,
     refusal,
 )
+from .rooms import Rooms
 from .schemas import for_game, load_creation
 from .schemas.common import EventsQuerySchema, JoinSchema, SeatSchema, load
 
@@ -64,6 +75,12 @@ def store() -> GameStore:
     """Return the app's game store."""
     game_store: GameStore = current_app.extensions["shipmate.store"]
     return game_store
+
+
+def rooms() -> Rooms:
+    """Return this process's rooms (the games with sockets here)."""
+    game_rooms: Rooms = current_app.extensions["shipmate.rooms"]
+    return game_rooms
 
 
 def seats() -> Seats:
@@ -124,19 +141,6 @@ def load_state(code: str) -> State:
     if state is None:
         raise GameNotFound(code)
     return state
-
-
-@lru_cache(maxsize=4096)
-def game_name(code: str) -> str:
-    """Return the name of the game played under `code` (404 for none), to pick its schemas.
-
-    A code names one game for the game's whole life, so each process remembers it. A code comes back
-    only after its game has expired (IDLE_TTL); a name remembered from before could only have an
-    action checked against the wrong game's schemas: the rules that decide it are always the game's
-    own, and they check every parameter again.
-    """
-    name: str = load_state(code)["game"]
-    return name
 
 
 def new_code() -> str:
@@ -252,14 +256,17 @@ def create_game(body: Any) -> dict[str, str]:
 
 
 def _commit(code: str, action: Action, actor: Viewer, **options: Any) -> Change:
+    """Commit an action on the newest state known here, and hand the change to the game's room."""
     try:
-        return store().act(code, action, actor, **options)
+        change = store().act(code, action, actor, **options)
     except KeyError as exc:
         if exc.args != (code,):
             raise
         raise GameNotFound(code) from None
     except Retired:
         raise SeatMoved() from None
+    rooms().committed(code, change.state, change.events)
+    return change
 
 
 def _joined(events: list[Event]) -> str:
@@ -318,10 +325,11 @@ def _shown(change: Change, viewer: Viewer) -> dict[str, Any]:
 def _apply(code: str, caller: Caller, body: Any, language: str, remember: Remember | None = None,
            shown: Shown = _shown) -> Answer:
     try:
-        action, expected = for_game(game_name(code)).load_action(body)
+        known = rooms().state(code) or load_state(code)
+        action, expected = for_game(known["game"]).load_action(body)
         try:
-            change = _commit(code, action, caller.viewer, expected_version=expected, remember=remember,
-                             acting=caller.acting)
+            change = _commit(code, action, caller.viewer, known=known, expected_version=expected,
+                             remember=remember, acting=caller.acting)
         except Conflict as exc:
             raise StaleVersion(expected if expected is not None else -1, exc.current) from None
     except (ApiError, ShipmateError) as exc:
@@ -358,7 +366,7 @@ def act(code: str, token: str | None, body: Any, idempotency_key: str | None, la
     if not IDEMPOTENCY_KEY.match(idempotency_key):
         return refusal(BadRequest({"Idempotency-Key": ["1 to 128 visible ASCII characters."]}), language)
     while True:
-        found = store().remembered(code, caller.token_hash, idempotency_key)
+        found = store().answers.remembered(code, caller.token_hash, idempotency_key)
         if not isinstance(found, Claim):
             return int(found["status"]), found["body"]
         answered = _first_answer(code, caller, body, language, found, shown)
@@ -372,18 +380,18 @@ def _first_answer(code: str, caller: Caller, body: Any, language: str, claim: Cl
     """Decide an action under a claimed Idempotency-Key and store its answer; None if the claim was lost."""
     assert caller.token_hash is not None
     remember = Remember(claim, partial(_stored_success, viewer=caller.viewer))
-    with store().working(claim):
+    with store().answers.working(claim):
         try:
             status, answer = _apply(code, caller, body, language, remember, shown)
         except ClaimLost:
             return None
         except BaseException:
-            store().forget(claim)
+            store().answers.forget(claim)
             raise
         if status == 200:  # stored by the commit
             return status, answer
         try:
-            if not store().remember(claim, {"status": status, "body": answer}):
+            if not store().answers.remember(claim, {"status": status, "body": answer}):
                 return None
         except Unavailable:  # nothing changed; a retry after the claim lapses decides again
             log.warning("could not store a refusal under an Idempotency-Key of game %s", code)

@@ -1,0 +1,45 @@
+"""Clients of the Redis that holds the games: one plain server, or a Redis Cluster."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
+
+CLUSTER_SCHEME = "redis+cluster://"
+"""A REDIS_URL that starts with this names one node of a Redis Cluster (``redis+cluster://host:port``)."""
+
+
+def client_for(url: str, **options: Any) -> redis.Redis:
+    """Return a client of the Redis at `url`: a cluster client for a ``redis+cluster://`` URL.
+
+    Every key of a game carries its code in a hash tag, so the commit script touches one slot and
+    runs on whichever shard holds the game; the cluster client routes each command there.
+    """
+    if url.startswith(CLUSTER_SCHEME):
+        from redis.cluster import RedisCluster
+
+        # The cluster client offers the same commands; the store types its client as redis.Redis.
+        return cast(redis.Redis, RedisCluster.from_url(node_url(url), **options))
+    return redis.Redis.from_url(url, **options)
+
+
+def node_url(url: str) -> str:
+    """Return a plain ``redis://`` URL of the node `url` names (a cluster's seed node).
+
+    A subscriber needs only one node: Redis Cluster forwards every PUBLISH to every node.
+    """
+    return "redis://" + url.removeprefix(CLUSTER_SCHEME) if url.startswith(CLUSTER_SCHEME) else url
+
+
+def connect(url: str) -> redis.Redis:
+    """Open a client that fails fast when Redis is down (503, not a hung phone) and rides out blips."""
+    return client_for(
+        url,
+        socket_connect_timeout=2,
+        socket_timeout=10,
+        health_check_interval=30,
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
+    )

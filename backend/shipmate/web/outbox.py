@@ -1,0 +1,80 @@
+"""A socket's outbox: what waits to be written to it, in order, and how the socket ends."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass
+
+from .update import Update
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """A client's request for every event after `since` and the current state."""
+
+    since: int
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The last thing a writer does: send `last` (if any), then close the socket with this code."""
+
+    code: int
+    reason: str
+    last: str | None = None
+
+
+class Ping:
+    """Time to send ``{"type": "ping", "version"}``."""
+
+
+PING = Ping()
+
+Item = Update | Resume | Ping | str
+
+
+class Outbox:
+    """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`.
+
+    A deque and an event, so that the room's thread hands an item over without waiting, under gevent
+    as under real threads. The event is cleared before the deque is looked at, so a wake-up is
+    never lost.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._items: deque[Item] = deque()
+        self._size = size
+        self._final: Close | None = None
+        self._wake = threading.Event()
+
+    def put(self, item: Item) -> bool:
+        """Queue an item; False when the outbox is full (the socket is too slow)."""
+        if self._final is None:
+            if len(self._items) >= self._size:
+                return False
+            self._items.append(item)
+            self._wake.set()
+        return True
+
+    def finish(self, final: Close) -> None:
+        """Drop whatever waits and make `final` the next and last item (the first finish wins)."""
+        if self._final is None:
+            self._final = final
+            self._items.clear()
+            self._wake.set()
+
+    @property
+    def finished(self) -> bool:
+        """True once the socket is being closed."""
+        return self._final is not None
+
+    def get(self) -> Item | Close:
+        """Return the next item, or the final Close."""
+        while True:
+            if self._final is not None:
+                return self._final
+            if self._items:
+                return self._items.popleft()
+            self._wake.wait()
+            self._wake.clear()
