@@ -12,12 +12,16 @@ from typing import Any
 from shipmate.rules import State
 from shipmate.rules.table import bad_option
 
+from ..rulebook import load
+
 BASE: dict[str, Any] = json.loads(
     files("shipmate.games.quest1607").joinpath("ruleset.json").read_text("utf-8")
 )
 LEVELS: tuple[str, ...] = tuple(BASE["levels"])
 HOME: str = BASE["home"]
 """The home port: ships start there (S3), are launched there (U2) and go back there when sunk (C7)."""
+RULEBOOK = load("shipmate.games.quest1607")
+"""Every rule's ID, chapter, title and text in Dutch and English (rules.json beside this module)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +214,8 @@ def rules_for(key: str) -> Rules:
 
 
 def ruleset(state: State) -> dict[str, Any]:
-    """Return a copy of the merged ruleset data, with the game's options."""
+    """Return a copy of the merged ruleset data, with the game's options and its rules' texts."""
     data: dict[str, Any] = json.loads(json.dumps(rules_for(state["rules_key"]).data))
     data["options"] = state["options"]
+    data["rules"] = RULEBOOK.served(data)
     return data

@@ -10,6 +10,8 @@ from typing import Any
 from shipmate.rules import State
 from shipmate.rules.table import choice_rule, house_options, settings, whole_rule
 
+from ..rulebook import load
+
 BASE: dict[str, Any] = json.loads(
     files("shipmate.games.serenissima").joinpath("ruleset.json").read_text("utf-8")
 )
@@ -19,6 +21,8 @@ SEA_AREAS: dict[str, dict[str, Any]] = {s["id"]: s for s in BASE["sea_areas"]}
 GOODS: dict[str, dict[str, Any]] = {g["id"]: g for g in BASE["goods"]}
 PHASES: list[dict[str, Any]] = BASE["phases"]
 POSITIONS: list[str] = BASE["positions"]
+RULEBOOK = load("shipmate.games.serenissima")
+"""Every rule's ID, chapter, title and text in Dutch and English (rules.json; RULES.md explains them)."""
 
 
 def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -31,6 +35,7 @@ def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def ruleset(state: State) -> dict[str, Any]:
-    """Return the ruleset data with this game's house rules in place of the defaults."""
-    # DESIGN.md: every ruleset names its seats `characters` (here the powers)
-    return {**BASE, "characters": BASE["powers"], "house_rules": settings(state)}
+    """Return the ruleset data with this game's house rules in place of the defaults, and its rules' texts."""
+    # every game's ruleset names its seats `characters` (here the powers): the lobby's join names one
+    data = {**BASE, "characters": BASE["powers"], "house_rules": settings(state)}
+    return {**data, "rules": RULEBOOK.served(data)}

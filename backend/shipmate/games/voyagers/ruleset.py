@@ -10,11 +10,15 @@ from typing import Any
 from shipmate.rules import State
 from shipmate.rules.table import house_options, settings, whole_rule
 
+from ..rulebook import load
+
 BASE: dict[str, Any] = json.loads(
     files("shipmate.games.voyagers").joinpath("ruleset.json").read_text("utf-8")
 )
 COLOURS: dict[str, dict[str, Any]] = {c["id"]: c for c in BASE["colours"]}
 KINDS: list[str] = [k["id"] for k in BASE["card_kinds"]]
+RULEBOOK = load("shipmate.games.voyagers")
+"""Every rule's ID, chapter, title and text in Dutch and English (rules.json; RULES.md explains them)."""
 
 
 def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,6 +36,7 @@ def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def ruleset(state: State) -> dict[str, Any]:
-    """Return the ruleset data with this game's house rules in place of the defaults."""
-    # DESIGN.md: every ruleset names its seats `characters` (here the colours)
-    return {**BASE, "characters": BASE["colours"], "house_rules": settings(state)}
+    """Return the ruleset data with this game's house rules in place of the defaults, and its rules' texts."""
+    # every game's ruleset names its seats `characters` (here the colours): the lobby's join names one
+    data = {**BASE, "characters": BASE["colours"], "house_rules": settings(state)}
+    return {**data, "rules": RULEBOOK.served(data)}
