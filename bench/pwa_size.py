@@ -2,8 +2,8 @@
 
 The files are found the way the browser finds them: index.html's <link>/<script>, then each
 module's static imports, plus the page module that the router imports for the route
-(`/play/CODE` → js/views/player.js; with `--game serenissima` → js/views/serenissima/player.js, the
-module the router loads by `import()` for a game that has its own pages). Icons and API calls are
+(`/play/CODE` → js/views/quest1607/player.js; with `--game serenissima` → js/views/serenissima/player.js:
+the module the router loads by `import()` for the game's page). Icons and API calls are
 left aside; so are modules a page loads later with `import()`.
 
     python bench/pwa_size.py                      # the files on disk (pwa/)
@@ -24,8 +24,9 @@ PWA = Path(__file__).resolve().parents[1] / "pwa"
 BUDGET = 60 * 1024
 PAGES = ("home", "lobby", "player", "screen", "host", "dice")
 GAMES = ("quest1607", "serenissima", "voyagers")
-# The pages a game has its own module for (pwa/js/games.js: OWN_PAGES); the rest are shared.
-OWN_PAGES = {"serenissima": ("player", "screen", "host"), "voyagers": ("player", "screen", "host")}
+# The pages each game has its own module for (pwa/js/games.js: OWN_PAGES); the rest are shared.
+OWN_PAGES = {"quest1607": ("player", "screen", "host", "dice"), "serenissima": ("player", "screen", "host"),
+             "voyagers": ("player", "screen", "host")}
 HTML_REFS = re.compile(r'<(?:link|script)\b[^>]*\b(?:href|src)="(/[^"]+)"', re.I)
 STATIC_IMPORTS = re.compile(
     r'^\s*(?:import|export)\b[^;]*?\bfrom\s*[\'"]([^\'"]+)[\'"]|^\s*import\s*[\'"]([^\'"]+)[\'"]', re.M
@@ -45,9 +46,11 @@ def reader(url: str | None):
 
 def page_module(game: str, page: str) -> str:
     """The module the router imports for `page` of `game` (as pwa/js/games.js pageModule does)."""
-    own = OWN_PAGES.get(game, ())
-    mine = "screen" if page == "dice" and own else page
-    return f"/js/views/{game}/{mine}.js" if mine in own else f"/js/views/{page}.js"
+    if page in ("home", "lobby"):
+        return f"/js/views/{page}.js"
+    own = OWN_PAGES.get(game, OWN_PAGES["quest1607"])
+    mine = page if page in own else "screen"  # only Quest 1607 has a dice device
+    return f"/js/views/{game if game in OWN_PAGES else 'quest1607'}/{mine}.js"
 
 
 def first_load(page: str, read, game: str = "quest1607") -> dict[str, bytes]:

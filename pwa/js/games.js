@@ -4,8 +4,11 @@ import { request } from './api.js';
 
 const KINDS_KEY = 'shipmate.kinds';
 export const GAMES = ['quest1607', 'serenissima', 'voyagers'];
-/** The pages a game has its own module for; the others (home, lobby) are shared. */
-const OWN_PAGES = { serenissima: ['player', 'screen', 'host'], voyagers: ['player', 'screen', 'host'] };
+/** The pages each game has its own module for; the others (home, lobby) are shared. */
+const OWN_PAGES = {
+  quest1607: ['player', 'screen', 'host', 'dice'], serenissima: ['player', 'screen', 'host'],
+  voyagers: ['player', 'screen', 'host'],
+};
 
 function readKinds() {
   try { return JSON.parse(localStorage.getItem(KINDS_KEY) || '{}') || {}; } catch { return {}; }
@@ -28,9 +31,9 @@ export async function gameOf(code) {
   return 'quest1607';
 }
 
-/** The module path of a page for a game: its own when it has one, else the shared (Quest 1607) one. */
+/** The module path of a page for a game: its own, or its screen for a dice link of a game without dice. */
 export function pageModule(game, page) {
-  const own = OWN_PAGES[game] || [];
-  const mine = page === 'dice' && own.length ? 'screen' : page; // only Quest 1607 has a dice device
-  return own.includes(mine) ? `./views/${game}/${mine}.js` : `./views/${page}.js`;
+  const own = OWN_PAGES[game] || OWN_PAGES.quest1607;
+  const mine = own.includes(page) ? page : 'screen'; // only Quest 1607 has a dice device
+  return `./views/${game in OWN_PAGES ? game : 'quest1607'}/${mine}.js`;
 }

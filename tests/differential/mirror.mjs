@@ -2,7 +2,7 @@
 // one JSON line out, thousands of cases per process.
 //
 // A case line: {game, view, ruleset, me, action, dice?} → {ok, rule, kind, words, numbers}. `ok` is
-// the phone's "allowed"; a refusal names its `rule` (RULES.md), or says `kind` "forbidden" (the
+// the phone's "allowed"; a refusal names its `rule` (rules.json), or says `kind` "forbidden" (the
 // server's 403) or "conflict" (409), and `words` are what the player reads under the button. `numbers` are what the phone shows besides (a price, a to-hit number), for
 // the test to hold against what the server then did. `view` and `ruleset` may be the name of a value
 // sent before on a definition line {define: name, value}, which gets no answer; so a view that many
@@ -14,7 +14,7 @@ const logic = '../../pwa/js/logic';
 const F = await import(`${logic}/format.js`);
 await import('../../pwa/js/views/serenissima/strings.js');
 await import('../../pwa/js/views/voyagers/strings.js');
-const R = await import(`${logic}/rules.js`);
+const R = await import(`${logic}/quest1607.js`);
 const S = await import(`${logic}/serenissima.js`);
 const V = await import(`${logic}/voyagers.js`);
 

@@ -403,7 +403,7 @@ def test_the_tv_goes_on_after_a_reload_without_asking_to_be_started(table: dict[
 def test_refusals_cite_their_rule_in_words_the_player_can_use(table: dict[str, Any]) -> None:
     """The market's refusal names what the player holds; the resources chart never dips below zero."""
     result = table["anna"].page.evaluate("""async (code) => {
-      const R = await import('/js/logic/rules.js');
+      const R = await import('/js/logic/quest1607.js');
       const F = await import('/js/logic/format.js');
       const S = await import('/js/logic/stats.js');
       const ruleset = await (await fetch(`/api/games/${code}/ruleset`)).json();

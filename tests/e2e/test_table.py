@@ -582,14 +582,14 @@ def test_the_service_worker_caches_the_app_shell(table: dict[str, Any]) -> None:
     cached = page.evaluate(
         "name => caches.open(name).then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))",
         version.group(1))
-    assert {"/index.html", "/js/app.js", "/js/views/player.js", "/css/app.css"} <= set(cached)
+    assert {"/index.html", "/js/app.js", "/js/views/quest1607/player.js", "/css/app.css"} <= set(cached)
 
 
 def test_the_pure_rule_checks_explain_refusals(table: dict[str, Any]) -> None:
-    """logic/rules.js and logic/format.js are pure: state + ruleset in, checks and words out."""
+    """logic/quest1607.js and logic/format.js are pure: state + ruleset in, checks and words out."""
     page = table["cas"].page
     result = page.evaluate("""async (code) => {
-      const R = await import('/js/logic/rules.js');
+      const R = await import('/js/logic/quest1607.js');
       const F = await import('/js/logic/format.js');
       const ruleset = await (await fetch(`/api/games/${code}/ruleset`)).json();
       F.useRuleset(ruleset);

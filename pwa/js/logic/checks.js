@@ -1,15 +1,15 @@
-// Pure, shared by the three games' rule checks (rules.js, serenissima.js, voyagers.js): the shape of
+// Pure, shared by the three games' rule checks (quest1607.js, serenissima.js, voyagers.js): the shape of
 // an answer, and the look-ups every game makes in a state view. No DOM, no I/O, no number of any rule:
 // every number comes from the game's ruleset (GET /api/games/{code}/ruleset), its options or its event.
 //
-// An answer is OK, or a refusal {ok: false, rule, key, params} that names the rule (RULES.md) and the
+// An answer is OK, or a refusal {ok: false, rule, key, params} that names the rule (rules.json) and the
 // words (an i18n key with its parameters). Two refusals are not a rule of the game but the server's
 // other answers to a well-formed action: `forbidden` (403: not yours to do) and `conflict` (409: the
 // lobby has moved on); they carry no rule.
 
 export const OK = Object.freeze({ ok: true });
 
-/** A refusal by rule `rule` (RULES.md), said by the string `key` with `params`. */
+/** A refusal by rule `rule` (rules.json), said by the string `key` with `params`. */
 export function no(rule, key, params = {}) { return { ok: false, rule, key, params }; }
 
 /** The server's 403: this actor may not do this at all (someone else's offer, a host-only move). */

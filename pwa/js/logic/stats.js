@@ -1,5 +1,5 @@
 // Pure: statistics folded from the game's event stream (GET /events?since=0 plus live updates).
-import { total } from './rules.js';
+import { total } from './quest1607.js';
 
 const dieValue = (d) => (d && typeof d === 'object' ? d.value : d);
 

@@ -13,7 +13,7 @@ import { claimSeat } from './seats.js';
 
 /** Each game's own check of the start (S1, SE1, VV20), loaded with that game's rules. */
 const START_CHECKS = {
-  quest1607: () => import('../logic/rules.js').then((m) => m.canStart),
+  quest1607: () => import('../logic/quest1607.js').then((m) => m.canStart),
   serenissima: () => import('../logic/serenissima.js').then((m) => m.startCheck),
   voyagers: () => import('../logic/voyagers.js').then((m) => m.startCheck),
 };

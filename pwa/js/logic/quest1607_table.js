@@ -2,7 +2,7 @@
 // last fight, and what needs a player now (the phone's strip), most urgent first. No DOM, no I/O.
 import { t, tx } from '../i18n.js';
 import { formatDelta, resourcesOrNothing } from './format.js';
-import { allowance, fishCount, playerById, total } from './rules.js';
+import { allowance, fishCount, playerById, total } from './quest1607.js';
 
 const res = resourcesOrNothing;
 

@@ -2,17 +2,17 @@
 // big. A device that the host handed the dice to (it opened the link /dice/CODE#device=TOKEN from
 // the host panel) or that holds the host token rolls for whoever's turn it is (T1: the server rolls
 // for the active player); a device holding only a player's token rolls on that player's turn.
-import { saveTokens, tokensFor } from '../api.js';
-import { html, render } from '../html.js';
-import { t } from '../i18n.js';
-import { activePlayer, allowance } from '../logic/rules.js';
-import { formatResources } from '../logic/format.js';
-import { tellers } from '../logic/quest_table.js';
-import { lastRoll } from '../logic/stats.js';
-import { story } from '../logic/story.js';
-import { openGame } from '../session.js';
-import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
-import { feed } from './parts.js';
+import { saveTokens, tokensFor } from '../../api.js';
+import { html, render } from '../../html.js';
+import { t } from '../../i18n.js';
+import { activePlayer, allowance } from '../../logic/quest1607.js';
+import { formatResources } from '../../logic/format.js';
+import { tellers } from '../../logic/quest1607_table.js';
+import { lastRoll } from '../../logic/stats.js';
+import { story } from '../../logic/story.js';
+import { openGame } from '../../session.js';
+import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../../ui.js';
+import { feed } from '../parts.js';
 
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 

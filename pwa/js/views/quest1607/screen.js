@@ -1,18 +1,18 @@
 // The shared screen (TV or tablet, landscape, public view, no token): whose turn, the last roll, the
 // event, the fight shot by shot and how it ended, every player's ships and quests, the table's story
 // large, and the moments that matter read aloud (the fight's outcome, the event, undo, the winner).
-import { html, render, trusted } from '../html.js';
-import { t, tx } from '../i18n.js';
-import { activePlayer, allowance, playerById } from '../logic/rules.js';
-import { formatResources, shotText } from '../logic/format.js';
-import { outcome, outcomeIsFresh, outcomeText, tellers } from '../logic/quest_table.js';
-import { diceDistribution, lastRoll } from '../logic/stats.js';
-import { story } from '../logic/story.js';
-import { barChart } from '../charts.js';
-import { dieSvg, paintSwatches, swatch } from '../ui.js';
+import { html, render, trusted } from '../../html.js';
+import { t, tx } from '../../i18n.js';
+import { activePlayer, allowance, playerById } from '../../logic/quest1607.js';
+import { formatResources, shotText } from '../../logic/format.js';
+import { outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
+import { diceDistribution, lastRoll } from '../../logic/stats.js';
+import { story } from '../../logic/story.js';
+import { barChart } from '../../charts.js';
+import { dieSvg, paintSwatches, swatch } from '../../ui.js';
 import { animateDice, broughtBy } from './dice.js';
-import { feed } from './parts.js';
-import { SharedScreen } from './tv.js';
+import { feed } from '../parts.js';
+import { SharedScreen } from '../tv.js';
 
 const SHOTS_SHOWN = 4;
 const FEED_LINES = 9;

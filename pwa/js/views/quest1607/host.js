@@ -3,20 +3,20 @@
 // phone), the dice seed's hash (and the seed once the game is over), links for the other devices, and
 // the report charts from the event stream. A finished game's panel names the winner and opens with
 // the report: nothing can change any more (V1), so it has no forms.
-import { request, saveTokens, tokensFor } from '../api.js';
-import { html, render, trusted } from '../html.js';
-import { t } from '../i18n.js';
-import { canStart, playerById, resourceIds } from '../logic/rules.js';
-import { explain, formatResources, resName } from '../logic/format.js';
-import { tellers } from '../logic/quest_table.js';
-import { luckPerPlayer, timeline } from '../logic/stats.js';
-import { story } from '../logic/story.js';
-import { barChart, lineChart } from '../charts.js';
-import { openGame } from '../session.js';
-import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
-import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from './parts.js';
-import { undoCheck } from '../logic/checks.js';
-import './seat_strings.js';
+import { request, saveTokens, tokensFor } from '../../api.js';
+import { html, render, trusted } from '../../html.js';
+import { t } from '../../i18n.js';
+import { canStart, playerById, resourceIds } from '../../logic/quest1607.js';
+import { explain, formatResources, resName } from '../../logic/format.js';
+import { tellers } from '../../logic/quest1607_table.js';
+import { luckPerPlayer, timeline } from '../../logic/stats.js';
+import { story } from '../../logic/story.js';
+import { barChart, lineChart } from '../../charts.js';
+import { openGame } from '../../session.js';
+import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../../ui.js';
+import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
+import { undoCheck } from '../../logic/checks.js';
+import '../seat_strings.js';
 
 export async function mount(root, { code }) {
   const hostToken = tokensFor(code).host;

@@ -1,16 +1,16 @@
 // The player's phone: ship cards, resources, the dice, and every action with its reason when refused.
-import { api, saveTokens, tokensFor } from '../api.js';
-import { html, render } from '../html.js';
-import { t, tx } from '../i18n.js';
-import * as R from '../logic/rules.js';
-import { explain, formatResources, requirementText, resName, resourcesOrNothing, shotText } from '../logic/format.js';
-import { nowItems, outcome, outcomeIsFresh, outcomeText, tellers } from '../logic/quest_table.js';
-import { story } from '../logic/story.js';
-import { openGame } from '../session.js';
-import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../ui.js';
+import { api, saveTokens, tokensFor } from '../../api.js';
+import { html, render } from '../../html.js';
+import { t, tx } from '../../i18n.js';
+import * as R from '../../logic/quest1607.js';
+import { explain, formatResources, requirementText, resName, resourcesOrNothing, shotText } from '../../logic/format.js';
+import { nowItems, outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
+import { story } from '../../logic/story.js';
+import { openGame } from '../../session.js';
+import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../../ui.js';
 import { animateDice, broughtBy } from './dice.js';
-import { lastRoll as lastRollIn } from '../logic/stats.js';
-import { feed, nowStrip, stepper, stripClick, tapItems } from './parts.js';
+import { lastRoll as lastRollIn } from '../../logic/stats.js';
+import { feed, nowStrip, stepper, stripClick, tapItems } from '../parts.js';
 
 const PARTS = ['cannons', 'sails', 'crew'];
 
