@@ -30,7 +30,7 @@ class ShipmateError(ValueError):
 
 
 class RuleViolation(ShipmateError):
-    """The action breaks a rule of the game; `rule` is its ID in RULES.md (e.g. "U3")."""
+    """The action breaks a rule of the game; `rule` is its ID in the game's rules.json (e.g. "U3")."""
 
     status = 422
     code = "rule_violation"

@@ -1,4 +1,4 @@
-"""Quest 1607, the sea-trading board game: every rule of RULES.md (S1–V1) on the pure core."""
+"""Quest 1607, the sea-trading board game: every rule of rules.json (S1–V1) on the pure core."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Decide Quest 1607's actions: check every rule of RULES.md, then say what happened as events."""
+"""Decide Quest 1607's actions: check every rule of rules.json, then say what happened as events."""
 
 from __future__ import annotations
 

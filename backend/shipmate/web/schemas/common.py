@@ -212,7 +212,7 @@ class ErrorSchema(Schema):
         metadata={"description": "400: the messages of each offending field; a nested field's "
                                  "(options, a map's keys, a list's items) nest the same way"},
     )
-    rule = fields.String(metadata={"description": "422: the rule's ID in RULES.md", "example": "U3"})
+    rule = fields.String(metadata={"description": "422: the rule's ID in the ruleset", "example": "U3"})
     version = fields.Integer(metadata={"description": "409 stale_version: the game's version"})
     retry_after = fields.Integer(metadata={"description": "429: seconds to wait"})
 
