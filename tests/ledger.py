@@ -1,6 +1,6 @@
 """Audit a Quest 1607 game from its stored stream: versions, replay, every resource, every offer.
 
-The resource ledger is written again from DESIGN.md, apart from `evolve`: each player's stock is the
+The resource ledger is written again from docs/PROTOCOL.md, apart from `evolve`: each player's stock is the
 sum of what the events say came in (dice, trades, corrections, salvage) and went out (costs, trades).
 """
 

@@ -17,7 +17,7 @@ from shipmate.store import hash_token
 from tests.api.client import TIMEOUT, Game
 from tests.fixtures_server import TEST_LIMITS, StartServer
 
-# One body per Quest 1607 action type (DESIGN.md); o1 is p1's open offer to p3.
+# One body per Quest 1607 action type (docs/PROTOCOL.md); o1 is p1's open offer to p3.
 ACTIONS: dict[str, dict[str, Any]] = {
     "start": {}, "roll": {}, "sail": {"ship": 1, "squares": 1},
     "offer": {"to": "p3", "give": {"wood": 1}, "get": {}}, "accept": {"offer_id": "o1"},

@@ -1,4 +1,4 @@
-"""Verifiable dice (DESIGN.md): the derivation, the commitment and `verify`."""
+"""Verifiable dice (docs/PROTOCOL.md): the derivation, the commitment and `verify`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ SEED = "00" * 31 + "2a"
 
 
 def reference_die(seed_hex: str, i: int) -> int:
-    """DESIGN.md's derivation, written out again from its text."""
+    """docs/PROTOCOL.md's derivation, written out again from its text."""
     seed = bytes.fromhex(seed_hex)
     k = 0
     while True:

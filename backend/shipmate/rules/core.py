@@ -84,7 +84,7 @@ class Game(Protocol):
         """Fold one event into a new state; never fails, never mutates `state`."""
 
     def view_for(self, state: State, viewer: Viewer) -> State:
-        """Return the state as `viewer` may see it (DESIGN.md's state view)."""
+        """Return the state as `viewer` may see it (docs/PROTOCOL.md's state view)."""
 
     shared_view: SharedView | None
     """The part of every viewer's view that they share, made once for them all (see `Views`)."""
@@ -292,7 +292,7 @@ def replay(events: Iterable[Event]) -> State:
 
 
 def view_for(state: State, viewer: Viewer) -> State:
-    """Return the state view of DESIGN.md for this viewer."""
+    """Return the state view of docs/PROTOCOL.md for this viewer."""
     return _game_of(state).view_for(state, viewer)
 
 

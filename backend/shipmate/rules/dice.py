@@ -1,4 +1,4 @@
-"""Verifiable dice, exactly as DESIGN.md derives them.
+"""Verifiable dice, exactly as docs/PROTOCOL.md derives them.
 
 The seed is 32 secret bytes; its SHA-256 is shown from the start. Die number ``i`` takes
 ``HMAC-SHA256(key=seed, msg=str(i))`` and returns ``1 + b % 6`` for its first byte ``b`` below 252;

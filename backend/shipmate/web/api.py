@@ -1,4 +1,4 @@
-"""The JSON API of DESIGN.md: routes that parse the request, call the service and serialise."""
+"""The JSON API of docs/PROTOCOL.md: routes that parse the request, call the service and serialise."""
 
 from __future__ import annotations
 
