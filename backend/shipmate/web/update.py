@@ -59,14 +59,20 @@ class Update:
         self._show = show
         follows = before is not None and before.version == self.first - 1 and self.first == self.version
         self.before = before if follows else None
-        if self.before is not None:
+        if self.before is not None:  # it is kept for its views only: a socket behind makes its JSON again
             self.before.before = None
+            self.before.forget_json()
         self.views: ViewsOf = show.views(self.state, self.before.views if self.before is not None else None)
         self._events: dict[tuple[Viewer, int], bytes] = {}
         self._states: dict[Viewer, bytes] = {}
         self._messages: dict[tuple[Viewer, int], str] = {}
         self._view_patches: ViewPatches | None = None
         self._patches: dict[Viewer, str] = {}
+
+    def forget_json(self) -> None:
+        """Let go of the JSON made so far (a newer change took this one's place)."""
+        self._events, self._states, self._messages, self._patches = {}, {}, {}, {}
+        self._view_patches = None
 
     def _events_json(self, viewer: Viewer, since: int) -> bytes:
         key = (viewer, since)
