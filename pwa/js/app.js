@@ -27,28 +27,34 @@ function match(pathname) {
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  route();
+  route(path);
 }
 
-async function route() {
+async function route(event) {
   const turn = ++routing;
   const { name, code } = match(location.pathname);
   if (current && current.unmount) current.unmount();
   current = null;
   document.body.dataset.page = name;
+  // Every page opens at its top (not where the last one was scrolled to), focus on its content
+  window.scrollTo(0, 0);
+  if (event !== undefined) root.focus({ preventScroll: true });
   // Each game has its own phone, screen and host pages: the game of the code picks the module.
   const game = code && name !== 'lobby' ? await gameOf(code) : null;
   const path = game ? pageModule(game, name) : `./views/${name}.js`;
   const view = await import(path);
   if (turn !== routing) return; // a newer navigation took over while this one loaded
   current = await view.mount(root, { code, navigate, hash: location.hash, game });
+  if (turn === routing) window.scrollTo(0, 0);
 }
 
 function paintChrome() {
   document.documentElement.lang = lang();
   const button = document.getElementById('lang');
   button.textContent = lang() === 'nl' ? 'EN' : 'NL';
-  button.setAttribute('aria-label', `${t('language')}: ${t('switch_lang')}`);
+  // The name a voice command uses starts with what the button shows (WCAG 2.5.3)
+  button.setAttribute('aria-label', `${button.textContent} · ${t('language')}: ${t('switch_lang')}`);
+  document.querySelector('.skip').textContent = t('skip');
   const banner = document.getElementById('offline');
   banner.textContent = t('offline');
   banner.hidden = navigator.onLine !== false;
@@ -69,6 +75,7 @@ document.addEventListener('click', (event) => {
   navigate(url.pathname + url.hash);
 });
 
+history.scrollRestoration = 'manual'; // a page draws after it loads: the browser's restored scroll lands anywhere
 window.addEventListener('popstate', route);
 window.addEventListener('online', paintChrome);
 window.addEventListener('offline', paintChrome);

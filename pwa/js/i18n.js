@@ -4,7 +4,7 @@ const STORE_KEY = 'shipmate.lang';
 const STRINGS = {
   en: {
     app: 'Shipmate', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
-    language: 'Language', switch_lang: 'Nederlands',
+    language: 'Language', switch_lang: 'Nederlands', skip: 'Skip to content',
     offline: 'You are offline — the game catches up as soon as the network is back.',
     reconnecting: 'Reconnecting…', connected: 'Live',
     random_order: 'Random seating order', join: 'Join', open: 'Open',
@@ -129,7 +129,7 @@ const STRINGS = {
   },
   nl: {
     app: 'Shipmate', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
-    language: 'Taal', switch_lang: 'English',
+    language: 'Taal', switch_lang: 'English', skip: 'Naar de inhoud',
     offline: 'Je bent offline — het spel loopt bij zodra het netwerk terug is.',
     reconnecting: 'Opnieuw verbinden…', connected: 'Live',
     random_order: 'Willekeurige zitvolgorde', join: 'Meedoen', open: 'Openen',

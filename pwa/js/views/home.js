@@ -1,10 +1,19 @@
-// Home: create a game, join one by code, or go back to a game this phone already holds.
+// Home: join a game by code, create one (with its house rules), or go back to a game this phone holds.
+// Each card is a component with its own state and markup; the page draws them in place (morph).
 import { api, forgetGame, knownGames, normaliseCode, saveTokens } from '../api.js';
-import { html, render } from '../html.js';
-import { t } from '../i18n.js';
+import { html } from '../html.js';
+import { t, tx } from '../i18n.js';
 import { GAMES, rememberGame } from '../games.js';
-import { errorText, toast } from '../ui.js';
+import { morph } from '../morph.js';
+import { errorText, listen, toast } from '../ui.js';
 import './home_strings.js';
+
+/** Each game's default ruleset (its house defaults, its characters), asked once. */
+const rulesets = {};
+const rulesetOf = (game) => {
+  rulesets[game] ||= api.defaultRuleset(game).catch((error) => { delete rulesets[game]; throw error; });
+  return rulesets[game];
+};
 
 /** The create form's settings of each game, from its ruleset's house defaults (the server's numbers). */
 function defaultsOf(game, rs) {
@@ -22,170 +31,241 @@ function defaultsOf(game, rs) {
 
 /** A few choices around a default, as a picker offers them (the server checks the bounds). */
 const around = (value, least, most) => Array.from({ length: Math.max(most, value) - least + 1 }, (_, i) => least + i);
+const picked = (on, word) => (on ? html`${word}` : '');
+const numbers = (values, chosen) => values.map((n) => html`<option value="${n}" ${picked(n === chosen, 'selected')}>${n}</option>`);
 
-export function mount(root, { navigate }) {
-  const ui = { game: 'quest1607', randomOrder: false, code: '' };
-  const defaults = {}; // game → its form settings as the ruleset has them
+/** Join a game by its code. */
+class JoinCard {
+  constructor(navigate) { this.navigate = navigate; this.code = ''; }
+
+  view() {
+    return html`<section class="card" id="join-card">
+      <h2>${t('join_game')}</h2>
+      <form id="join-form" class="row">
+        <label class="grow">${t('game_code')}
+          <input id="join-code" name="code" autocomplete="off" autocapitalize="characters" inputmode="text"
+            maxlength="6" required pattern="[A-Za-z0-9]{6}" value="${this.code}" class="code-input"></label>
+        <button type="submit" class="primary">${t('join')}</button>
+      </form>
+    </section>`;
+  }
+
+  input(el) { if (el.id === 'join-code') this.code = normaliseCode(el.value); }
+
+  submit(form) {
+    if (form.id !== 'join-form') return;
+    const code = normaliseCode(form.querySelector('#join-code').value);
+    if (code.length === 6) this.navigate(`/join/${code}`);
+  }
+}
+
+/** Create a game: which game, and its house rules (only what differs from the defaults is sent). */
+class CreateCard {
+  constructor(navigate, redraw) {
+    this.navigate = navigate;
+    this.redraw = redraw;
+    this.ui = { game: 'quest1607', randomOrder: false, creating: false };
+    this.defaults = {}; // game → its form settings as the ruleset has them
+  }
 
   /** Load a game's house defaults once (the form waits for them), then draw. */
-  async function choose(game) {
-    ui.game = game;
-    if (!defaults[game]) {
+  async choose(game) {
+    this.ui.game = game;
+    this.redraw();
+    if (!this.defaults[game]) {
       try {
-        defaults[game] = defaultsOf(game, await api.defaultRuleset(game));
+        this.defaults[game] = defaultsOf(game, await rulesetOf(game));
       } catch (error) {
         toast(errorText(error), 'error');
         return;
       }
     }
-    Object.assign(ui, defaults[game]);
-    draw();
+    if (this.ui.game === game) Object.assign(this.ui, this.defaults[game]);
+    this.redraw();
   }
 
-  function questOptions() {
+  questOptions() {
+    const ui = this.ui;
     return html`<fieldset><legend>${t('quests_per_level')}</legend>
-            ${ui.questChoices.map((n) => html`<label class="chip"><input type="radio" name="quests" value="${n}" ${n === ui.quests ? html`checked` : ''}> ${n}</label>`)}
-          </fieldset>
-          <fieldset><legend>${t('house_rules')}</legend>
-            <label class="check"><input id="random-order" type="checkbox" ${ui.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
-            <label>${t('sunk_crew')}
-              <select id="sunk-crew">${around(ui.sunkCrew, 1, 3).map((n) => html`<option value="${n}" ${n === ui.sunkCrew ? html`selected` : ''}>${n}</option>`)}</select></label>
-            <label>${t('max_ships')}
-              <select id="max-ships">${around(ui.ships, 1, 5).map((n) => html`<option value="${n}" ${n === ui.ships ? html`selected` : ''}>${n}</option>`)}</select></label>
-            <label class="check"><input id="defender-only" type="checkbox" ${ui.defenderOnly ? html`checked` : ''}> ${t('defender_only')}</label>
-            <label class="check"><input id="offers-lapse" type="checkbox" ${ui.lapse ? html`checked` : ''}> ${t('offers_lapse')}</label>
-          </fieldset>`;
+        ${ui.questChoices.map((n) => html`<label class="chip"><input type="radio" name="quests" value="${n}" ${picked(n === ui.quests, 'checked')}> ${n}</label>`)}
+      </fieldset>
+      <fieldset><legend>${t('house_rules')}</legend>
+        <label class="check"><input id="random-order" type="checkbox" ${picked(ui.randomOrder, 'checked')}> ${t('random_order')}</label>
+        <label>${t('sunk_crew')} <select id="sunk-crew">${numbers(around(ui.sunkCrew, 1, 3), ui.sunkCrew)}</select></label>
+        <label>${t('max_ships')} <select id="max-ships">${numbers(around(ui.ships, 1, 5), ui.ships)}</select></label>
+        <label class="check"><input id="defender-only" type="checkbox" ${picked(ui.defenderOnly, 'checked')}> ${t('defender_only')}</label>
+        <label class="check"><input id="offers-lapse" type="checkbox" ${picked(ui.lapse, 'checked')}> ${t('offers_lapse')}</label>
+      </fieldset>`;
   }
 
   // The house defaults of RULES.md (SE15, SE19; VV3, VV20), each a setting of the new game.
-  function otherOptions() {
+  otherOptions() {
+    const ui = this.ui;
     if (ui.game === 'serenissima') {
       return html`<fieldset><legend>${t('house_rules')}</legend>
         <label>${t('opt_foreign_price')} <input id="foreign-price" type="number" min="0" step="10" inputmode="numeric" value="${ui.foreignPrice}"></label>
-        <label>${t('opt_foreign_paid_to')} <select id="paid-to">${['bank', 'controller'].map((v) => html`<option value="${v}" ${v === ui.paidTo ? html`selected` : ''}>${t(`opt_${v}`)}</option>`)}</select></label>
+        <label>${t('opt_foreign_paid_to')} <select id="paid-to">${['bank', 'controller'].map((v) => html`<option value="${v}" ${picked(v === ui.paidTo, 'selected')}>${t(`opt_${v}`)}</option>`)}</select></label>
         <label>${t('opt_rounds')} <input id="rounds" type="number" min="1" inputmode="numeric" value="${ui.rounds}"></label>
       </fieldset>`;
     }
     return html`<fieldset><legend>${t('house_rules')}</legend>
-      <label class="check"><input id="random-order" type="checkbox" ${ui.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>
+      <label class="check"><input id="random-order" type="checkbox" ${picked(ui.randomOrder, 'checked')}> ${t('random_order')}</label>
       <label>${t('opt_starting_gold')} <input id="starting-gold" type="number" min="0" inputmode="numeric" value="${ui.startingGold}"></label>
-      <label>${t('opt_min_bid')} <select id="min-bid">${around(ui.minBid, 0, 2).map((n) => html`<option value="${n}" ${n === ui.minBid ? html`selected` : ''}>${n}</option>`)}</select></label>
+      <label>${t('opt_min_bid')} <select id="min-bid">${numbers(around(ui.minBid, 0, 2), ui.minBid)}</select></label>
     </fieldset>`;
   }
 
+  view() {
+    const ui = this.ui;
+    const ready = Boolean(this.defaults[ui.game]);
+    return html`<section class="card" id="create-card">
+      <h2>${t('create_game')}</h2>
+      <form id="create-form">
+        <fieldset class="game-choice"><legend>${t('game')}</legend>
+          ${GAMES.map((g) => html`<label class="chip"><input type="radio" name="game" id="game-${g}" value="${g}" ${picked(g === ui.game, 'checked')}> ${t(`game_${g}`)}</label>`)}
+        </fieldset>
+        <div id="house-${ui.game}">${!ready ? html`<p class="loading">…</p>` : ui.game === 'quest1607' ? this.questOptions() : this.otherOptions()}</div>
+        <button type="submit" class="primary wide" ${picked(!ready || ui.creating, 'disabled')}>${t('create')}</button>
+      </form>
+    </section>`;
+  }
+
   /** The options of the new game: only what differs from the ruleset's house defaults is sent. */
-  function options() {
-    const base = defaults[ui.game];
+  options() {
+    const { ui } = this;
+    const base = this.defaults[ui.game];
+    const differs = (key) => ui[key] !== base[key];
     const house = {};
     if (ui.game === 'serenissima') {
-      if (ui.foreignPrice !== base.foreignPrice) house.foreign_price = ui.foreignPrice;
-      if (ui.paidTo !== base.paidTo) house.foreign_paid_to = ui.paidTo;
-      if (ui.rounds !== base.rounds) house.rounds = ui.rounds === '' ? null : Number(ui.rounds);
+      if (differs('foreignPrice')) house.foreign_price = ui.foreignPrice;
+      if (differs('paidTo')) house.foreign_paid_to = ui.paidTo;
+      if (differs('rounds')) house.rounds = ui.rounds === '' ? null : Number(ui.rounds);
       return Object.keys(house).length ? { house_rules: house } : {};
     }
     if (ui.game === 'voyagers') {
-      if (ui.startingGold !== base.startingGold) house.starting_gold = ui.startingGold;
-      if (ui.minBid !== base.minBid) house.min_bid_cards = ui.minBid;
+      if (differs('startingGold')) house.starting_gold = ui.startingGold;
+      if (differs('minBid')) house.min_bid_cards = ui.minBid;
       return Object.keys(house).length ? { house_rules: house } : {};
     }
-    if (ui.sunkCrew !== base.sunkCrew) house.sunk_crew = ui.sunkCrew;
-    if (ui.ships !== base.ships) house.caps = { ships: ui.ships };
-    if (ui.defenderOnly !== base.defenderOnly) house.surrender_by = ui.defenderOnly ? 'defender' : 'either';
-    if (ui.lapse !== base.lapse) house.offers_lapse = ui.lapse;
+    if (differs('sunkCrew')) house.sunk_crew = ui.sunkCrew;
+    if (differs('ships')) house.caps = { ships: ui.ships };
+    if (differs('defenderOnly')) house.surrender_by = ui.defenderOnly ? 'defender' : 'either';
+    if (differs('lapse')) house.offers_lapse = ui.lapse;
     const quest = { quests_per_level: ui.quests };
     if (Object.keys(house).length) quest.house_rules = house;
     return quest;
   }
 
-  function draw() {
-    const games = knownGames();
-    render(root, html`
-      <section class="hero"><h1>${t('app')}</h1><p>${t('tagline')}</p></section>
-      <section class="card">
-        <h2>${t('join_game')}</h2>
-        <form id="join-form" class="row">
-          <label class="grow">${t('game_code')}
-            <input id="join-code" name="code" autocomplete="off" autocapitalize="characters" inputmode="text"
-              maxlength="6" required pattern="[A-Za-z0-9]{6}" value="${ui.code}" class="code-input"></label>
-          <button type="submit" class="primary">${t('join')}</button>
-        </form>
-      </section>
-      <section class="card">
-        <h2>${t('create_game')}</h2>
-        <form id="create-form">
-          <fieldset class="game-choice"><legend>${t('game')}</legend>
-            ${GAMES.map((g) => html`<label class="chip"><input type="radio" name="game" id="game-${g}" value="${g}" ${g === ui.game ? html`checked` : ''}> ${t(`game_${g}`)}</label>`)}
-          </fieldset>
-          ${!defaults[ui.game] ? html`<p class="loading">…</p>` : ui.game === 'quest1607' ? questOptions() : otherOptions()}
-          <button type="submit" class="primary wide">${t('create')}</button>
-        </form>
-      </section>
-      ${games.length ? html`<section class="card"><h2>${t('your_games')}</h2><ul class="games">
-        ${games.map((g) => html`<li><strong class="mono">${g.code}</strong>
-          <span>${g.player ? html`${g.player.name} · ${t('as_player')}` : ''}${g.player && g.host ? ' · ' : ''}${g.host ? t('as_host') : ''}</span>
-          <a class="button" data-link href="/${g.player ? 'play' : 'join'}/${g.code}">${t('open')}</a>
-          ${g.host ? html`<a class="button" data-link href="/host/${g.code}">${t('host_panel')}</a>` : ''}
-          <button type="button" data-forget="${g.code}" class="ghost">${t('forget')}</button></li>`)}
-      </ul></section>` : ''}
-    `);
-  }
-
-  async function onSubmit(event) {
-    event.preventDefault();
-    if (event.target.id === 'join-form') {
-      const code = normaliseCode(root.querySelector('#join-code').value);
-      if (code.length === 6) navigate(`/join/${code}`);
-      return;
-    }
-    if (event.target.id === 'create-form' && defaults[ui.game]) {
-      const button = event.target.querySelector('button[type=submit]');
-      button.disabled = true;
-      try {
-        const game = await api.createGame(options(), ui.game);
-        rememberGame(game.code, ui.game);
-        saveTokens(game.code, { host: game.host_token, randomOrder: ui.game !== 'serenissima' && ui.randomOrder });
-        navigate(`/join/${game.code}`);
-      } catch (error) {
-        toast(errorText(error), 'error');
-        button.disabled = false;
-      }
-    }
-  }
-
-  function onChange(event) {
-    const el = event.target;
-    if (el.name === 'game' && el.value !== ui.game) { choose(el.value); return; }
+  input(el) {
+    const ui = this.ui;
+    if (el.name === 'game') { if (el.value !== ui.game) this.choose(el.value); return; }
+    const number = (least) => Math.max(least, Number(el.value) || least);
+    const read = {
+      'foreign-price': () => { ui.foreignPrice = number(0); },
+      'paid-to': () => { ui.paidTo = el.value; },
+      rounds: () => { ui.rounds = el.value === '' ? '' : number(1); },
+      'starting-gold': () => { ui.startingGold = number(0); },
+      'min-bid': () => { ui.minBid = Number(el.value); },
+      'random-order': () => { ui.randomOrder = el.checked; },
+      'sunk-crew': () => { ui.sunkCrew = Number(el.value); },
+      'max-ships': () => { ui.ships = Number(el.value); },
+      'defender-only': () => { ui.defenderOnly = el.checked; },
+      'offers-lapse': () => { ui.lapse = el.checked; },
+    }[el.id];
+    if (read) read();
     if (el.name === 'quests') ui.quests = Number(el.value);
-    if (el.id === 'foreign-price') ui.foreignPrice = Math.max(0, Number(el.value) || 0);
-    if (el.id === 'paid-to') ui.paidTo = el.value;
-    if (el.id === 'rounds') ui.rounds = el.value === '' ? '' : Math.max(1, Number(el.value) || 1);
-    if (el.id === 'starting-gold') ui.startingGold = Math.max(0, Number(el.value) || 0);
-    if (el.id === 'min-bid') ui.minBid = Number(el.value);
-    if (el.id === 'random-order') ui.randomOrder = el.checked;
-    if (el.id === 'sunk-crew') ui.sunkCrew = Number(el.value);
-    if (el.id === 'max-ships') ui.ships = Number(el.value);
-    if (el.id === 'defender-only') ui.defenderOnly = el.checked;
-    if (el.id === 'offers-lapse') ui.lapse = el.checked;
-    if (el.id === 'join-code') ui.code = normaliseCode(el.value);
   }
 
-  function onClick(event) {
-    const forget = event.target.closest('[data-forget]');
-    if (forget) { forgetGame(forget.dataset.forget); draw(); }
+  async submit(form) {
+    const { ui } = this;
+    if (form.id !== 'create-form' || !this.defaults[ui.game] || ui.creating) return;
+    ui.creating = true;
+    this.redraw();
+    try {
+      const game = await api.createGame(this.options(), ui.game);
+      rememberGame(game.code, ui.game);
+      saveTokens(game.code, { host: game.host_token, randomOrder: ui.game !== 'serenissima' && ui.randomOrder });
+      this.navigate(`/join/${game.code}`);
+    } catch (error) {
+      toast(errorText(error), 'error');
+      ui.creating = false;
+      this.redraw();
+    }
+  }
+}
+
+/** Where a game stands, in words: in the lobby, playing (which round), or over (and who won). */
+function standing(state) {
+  if (!state) return '';
+  if (state.gone) return t('home_gone');
+  if (state.phase === 'lobby') return t('home_lobby', { n: state.players.length });
+  if (state.phase !== 'finished') return state.round ? t('home_round', { n: state.round }) : t('home_playing');
+  const winner = state.winner && state.players.find((p) => p.id === state.winner);
+  return winner ? t('home_won', { name: winner.name }) : t('home_finished');
+}
+
+/** The games this phone holds: which game, who this phone is in it, and where it stands. */
+class GamesCard {
+  constructor(redraw) { this.redraw = redraw; this.seen = {}; } // code → {state, ruleset}
+
+  /** Ask the server where each game stands (the list shows at once, the words follow). */
+  load() {
+    for (const { code } of knownGames()) {
+      api.state(code).then(async (state) => {
+        rememberGame(code, state.game);
+        this.seen[code] = { state, ruleset: await rulesetOf(state.game).catch(() => null) };
+      }, (error) => {
+        if (error.status === 404) this.seen[code] = { state: { gone: true } };
+      }).then(this.redraw);
+    }
   }
 
-  root.addEventListener('submit', onSubmit);
-  root.addEventListener('input', onChange);
-  root.addEventListener('change', onChange);
-  root.addEventListener('click', onClick);
-  choose(ui.game);
-  return {
-    refresh: draw,
-    unmount() {
-      root.removeEventListener('submit', onSubmit);
-      root.removeEventListener('input', onChange);
-      root.removeEventListener('change', onChange);
-      root.removeEventListener('click', onClick);
-    },
-  };
+  who(g, { state, ruleset } = {}) {
+    if (!g.player) return '';
+    const me = state && state.players && state.players.find((p) => p.id === g.player.id);
+    const land = me && ruleset && (ruleset.characters || []).find((c) => c.id === me.character);
+    return land ? t('home_you_as', { name: g.player.name, land: tx(land.name) }) : t('home_you', { name: g.player.name });
+  }
+
+  item(g) {
+    const seen = this.seen[g.code] || {};
+    const game = seen.state && seen.state.game;
+    return html`<li data-key="game-${g.code}">
+      <p class="game-line"><strong>${game ? t(`game_${game}`) : t('game')}</strong> <span class="mono">${g.code}</span></p>
+      ${g.player ? html`<p>${this.who(g, seen)}</p>` : ''}${g.host ? html`<p>${t('home_hosting')}</p>` : ''}
+      <p class="muted">${standing(seen.state)}</p>
+      <p class="links">${seen.state && seen.state.gone ? '' : html`<a class="button" data-link href="/${g.player ? 'play' : 'join'}/${g.code}">${t('open')}</a>
+        ${g.host ? html`<a class="button" data-link href="/host/${g.code}">${t('host_panel')}</a>` : ''}`}
+        <button type="button" data-forget="${g.code}" class="ghost">${t('forget')}</button></p></li>`;
+  }
+
+  view() {
+    const games = knownGames();
+    if (!games.length) return '';
+    return html`<section class="card" id="your-games"><h2>${t('your_games')}</h2>
+      <ul class="games">${games.map((g) => this.item(g))}</ul></section>`;
+  }
+
+  click(target) {
+    const forget = target.closest('[data-forget]');
+    if (forget) { forgetGame(forget.dataset.forget); this.redraw(); }
+  }
+}
+
+export function mount(root, { navigate }) {
+  const draw = () => morph(root, html`<section class="hero"><h1>${t('app')}</h1><p>${t('tagline')}</p></section>
+    ${cards.map((card) => card.view())}`);
+  const join = new JoinCard(navigate);
+  const create = new CreateCard(navigate, draw);
+  const games = new GamesCard(draw);
+  const cards = [join, create, games];
+  const off = listen(root, {
+    submit: (event) => { event.preventDefault(); cards.forEach((card) => card.submit && card.submit(event.target)); },
+    input: (event) => cards.forEach((card) => card.input && card.input(event.target)),
+    change: (event) => cards.forEach((card) => card.input && card.input(event.target)),
+    click: (event) => games.click(event.target),
+  });
+  create.choose(create.ui.game);
+  games.load();
+  return { refresh: draw, unmount: off };
 }

@@ -2,9 +2,12 @@
 // they arrive; the host starts the game from here. A phone that has joined goes on to /play. A
 // hand-over link (#handover=SECRET) opens here too: this phone takes that seat and goes on to /play;
 // a phone whose seat went to another comes back here (#seat-moved) and is told so.
+// Each card is a function of the lobby's state; the page draws them in place (morph), so a name half
+// typed and the land picked survive a player arriving.
 import { api, qrUrl, saveTokens, tokensFor } from '../api.js';
-import { html, render } from '../html.js';
+import { html } from '../html.js';
 import { t } from '../i18n.js';
+import { morph } from '../morph.js';
 import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
 import { explain } from '../logic/format.js';
@@ -30,11 +33,74 @@ function startAction(state, randomOrder) {
   return { type: 'start', order };
 }
 
-function startButton(state, id, ruleset, startCheck) {
-  if (!startCheck) return html`<button type="button" id="${id}" class="primary wide" disabled>${t('start_game')}</button>`;
-  const check = startCheck(state, ruleset);
-  return check.ok ? html`<button type="button" id="${id}" class="primary wide">${t('start_game')}</button>`
-    : html`<button type="button" id="${id}" class="primary wide" disabled aria-describedby="${id}-why">${t('start_game')}</button><p class="why" id="${id}-why">${explain(check)}</p>`;
+function startButton(state, ruleset, startCheck) {
+  const check = startCheck ? startCheck(state, ruleset) : { ok: false };
+  const why = !check.ok && startCheck ? html`<p class="why" id="start-why">${explain(check)}</p>` : '';
+  return html`<button type="button" id="start" class="primary wide" ${check.ok ? '' : html`disabled`} ${why ? html`aria-describedby="start-why"` : ''}>${t('start_game')}</button>${why}`;
+}
+
+/** Why this phone came back here: its seat went to another phone, or a hand-over link failed. */
+function seatNote(note, moved) {
+  if (!note) return '';
+  return html`<section class="card seat-note" role="alert" id="seat-note"><p><strong>${note}</strong></p>
+    ${moved ? html`<p>${t('seat_moved_more')}</p>` : ''}</section>`;
+}
+
+/** The game's name, its code large, and (in the lobby) the QR code that opens this page. */
+function head(state, code) {
+  return html`<section class="lobby-head card" id="lobby-head">
+    <div class="code-block"><h1 class="game-name">${t(`game_${state.game}`)}</h1><p>${t('join_code')}</p>
+      <p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
+    ${state.phase === 'lobby' ? html`<figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>` : ''}
+  </section>`;
+}
+
+function players(state, rs) {
+  return html`<section class="card" id="lobby-players">
+    <h2>${t('players_joined')}</h2>
+    ${state.players.length ? html`<ul class="players">${state.players.map((p) => html`<li class="player-line" data-key="p-${p.id}">${swatch(rs, p.character)} <strong>${p.name}</strong></li>`)}</ul>`
+      : html`<p class="muted">${t('no_players')}</p>`}
+  </section>`;
+}
+
+/** This phone's part: join with a name and a land, or it has joined, or the game has started. */
+function joining(state, rs, code, ui, mine) {
+  if (state.phase !== 'lobby') {
+    return html`<section class="card" id="lobby-started"><p>${t('game_started')}</p><p>${t('seat_ask_host')}</p>
+      <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a></section>`;
+  }
+  if (mine.player) {
+    return html`<section class="card" id="lobby-joined"><p>${t('you_joined_as', { name: mine.player.name })}</p><p class="muted">${t('waiting_host')}</p></section>`;
+  }
+  const taken = new Set(state.players.map((p) => p.character));
+  const land = (c) => {
+    const isTaken = taken.has(c.id);
+    return html`<label class="character ${isTaken ? 'taken' : ''}" data-key="land-${c.id}">
+      <input type="radio" name="character" value="${c.id}" ${ui.character === c.id ? html`checked` : ''} ${isTaken ? html`disabled` : ''}>
+      ${swatch(rs, c.id, false)}<span class="character-name">${characterStyle(rs, c.id).name}</span>
+      ${isTaken ? html`<span class="tag">${t('taken')}</span>` : ''}</label>`;
+  };
+  return html`<section class="card" id="lobby-join">
+    <h2>${mine.host ? t('join_as_player') : t('pick_character')}</h2>
+    <form id="join-form">
+      <label>${t('your_name')} <input id="player-name" maxlength="32" autocomplete="nickname" required value="${ui.name}"></label>
+      <fieldset class="characters"><legend>${t('pick_character')}</legend>${(rs.characters || []).map(land)}</fieldset>
+      <button type="submit" class="primary wide" ${ui.joining ? html`disabled` : ''}>${t('join')}</button>
+    </form></section>`;
+}
+
+/** The host's tools: the seating order, Start, and the links to the game's other pages. */
+function hostTools(state, rs, code, mine, startCheck) {
+  if (!mine.host) return '';
+  const lobby = state.phase === 'lobby';
+  return html`<section class="card host-tools" id="lobby-host">
+    <h2>${t('host_panel')}</h2>
+    ${lobby && state.game !== 'serenissima' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>` : ''}
+    ${lobby ? startButton(state, rs, startCheck) : ''}
+    <nav class="links" aria-label="${t('host_panel')}"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
+      <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
+      ${state.game === 'quest1607' ? html`<a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>` : ''}</nav>
+  </section>`;
 }
 
 export async function mount(root, { code, navigate, hash = '' }) {
@@ -48,56 +114,16 @@ export async function mount(root, { code, navigate, hash = '' }) {
   let state = null;
   let session;
   let startCheck = null; // the game's start check, once its rules module has loaded
-  const tokens = () => tokensFor(code);
 
   function draw() {
     if (!state) return;
-    const mine = tokens();
+    const mine = tokensFor(code);
     if (state.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
     if (state.phase !== 'lobby' && mine.host && !ui.note) { navigate(`/host/${code}`, { replace: true }); return; }
     const rs = session.ruleset;
-    const taken = new Set(state.players.map((p) => p.character));
-    if (ui.character && taken.has(ui.character)) ui.character = null;
-    render(root, html`
-      ${ui.note ? html`<section class="card seat-note" role="alert" id="seat-note"><p><strong>${ui.note}</strong></p>
-        ${hash === '#seat-moved' ? html`<p>${t('seat_moved_more')}</p>` : ''}</section>` : ''}
-      <section class="lobby-head card">
-        <div class="code-block"><p class="game-name">${t(`game_${state.game}`)}</p><p>${t('join_code')}</p><p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
-        ${state.phase === 'lobby' ? html`<figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>` : ''}
-      </section>
-      <section class="card">
-        <h2>${t('players_joined')}</h2>
-        ${state.players.length ? html`<ul class="players">${state.players.map((p) => html`<li class="player-line">${swatch(rs, p.character)} <strong>${p.name}</strong></li>`)}</ul>`
-          : html`<p class="muted">${t('no_players')}</p>`}
-      </section>
-      ${state.phase !== 'lobby' ? html`<section class="card"><p>${t('game_started')}</p><p>${t('seat_ask_host')}</p>
-          <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a></section>`
-        : mine.player ? html`<section class="card"><p>${t('you_joined_as', { name: mine.player.name })}</p><p class="muted">${t('waiting_host')}</p></section>`
-        : html`<section class="card">
-        <h2>${mine.host ? t('join_as_player') : t('pick_character')}</h2>
-        <form id="join-form">
-          <label>${t('your_name')} <input id="player-name" maxlength="32" autocomplete="nickname" required value="${ui.name}"></label>
-          <fieldset class="characters"><legend>${t('pick_character')}</legend>
-          ${(rs.characters || []).map((c) => {
-            const s = characterStyle(rs, c.id);
-            const isTaken = taken.has(c.id);
-            return html`<label class="character ${isTaken ? 'taken' : ''}">
-              <input type="radio" name="character" value="${c.id}" ${ui.character === c.id ? html`checked` : ''} ${isTaken ? html`disabled` : ''}>
-              ${swatch(rs, c.id, false)}<span class="character-name">${s.name}</span>
-              ${isTaken ? html`<span class="tag">${t('taken')}</span>` : ''}</label>`;
-          })}
-          </fieldset>
-          <button type="submit" class="primary wide" ${ui.joining ? html`disabled` : ''}>${t('join')}</button>
-        </form></section>`}
-      ${mine.host ? html`<section class="card host-tools">
-        <h2>${t('host_panel')}</h2>
-        ${state.phase === 'lobby' ? html`${state.game !== 'serenissima' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>` : ''}
-        ${startButton(state, 'start', rs, startCheck)}` : ''}
-        <nav class="links"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
-        <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
-        ${state.game === 'quest1607' ? html`<a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>` : ''}</nav>
-      </section>` : ''}
-    `);
+    if (ui.character && state.players.some((p) => p.character === ui.character)) ui.character = null;
+    morph(root, html`${seatNote(ui.note, hash === '#seat-moved')}${head(state, code)}${players(state, rs)}
+      ${joining(state, rs, code, ui, mine)}${hostTools(state, rs, code, mine, startCheck)}`);
     paintSwatches(root);
   }
 
@@ -120,20 +146,18 @@ export async function mount(root, { code, navigate, hash = '' }) {
   }
 
   async function onClick(event) {
-    if (event.target.closest('#start')) {
-      const mine = tokens();
-      const action = startAction(state, mine.randomOrder);
-      try {
-        const answer = await api.act(code, mine.host, action);
-        session.live.apply(answer.version, answer.state, answer.events || []);
-      } catch (error) { toast(errorText(error), 'error'); }
-    }
+    if (!event.target.closest('#start')) return;
+    const action = startAction(state, tokensFor(code).randomOrder);
+    try {
+      const answer = await api.act(code, tokensFor(code).host, action);
+      session.live.apply(answer.version, answer.state, answer.events || []);
+    } catch (error) { toast(errorText(error), 'error'); }
   }
 
   function onInput(event) {
     const el = event.target;
     if (el.id === 'player-name') ui.name = el.value;
-    if (el.name === 'character') { ui.character = el.value; }
+    if (el.name === 'character') ui.character = el.value;
     if (el.id === 'random-order') saveTokens(code, { randomOrder: el.checked });
   }
 
@@ -151,11 +175,11 @@ export async function mount(root, { code, navigate, hash = '' }) {
   }
 
   const off = listen(root, { submit: onSubmit, click: onClick, input: onInput, change: onInput });
-  const mine = tokens();
+  const mine = tokensFor(code);
   try {
     await watch(mine.host || (mine.player && mine.player.token) || null);
   } catch (error) {
-    render(root, html`<section class="card"><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);
+    morph(root, html`<section class="card"><h1>${t('app')}</h1><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);
     off();
     return { unmount() {} };
   }
