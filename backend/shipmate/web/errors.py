@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.routing import WebsocketMismatch
 
 from ..rules import InvalidAction, RuleViolation, ShipmateError, Text, text
 from ..store import Unavailable
@@ -38,10 +39,19 @@ class ApiError(Exception):
         return {}
 
 
-class BadRequest(ApiError):
-    """A malformed body or an unknown action: `fields` maps each offending field to its messages."""
+Fields = dict[str, list[str]]
+"""A 400's `fields`: each offending field's path to its messages (English; answered in the caller's).
 
-    def __init__(self, fields: dict[str, list[str]]) -> None:
+A nested field's path joins its names with dots: `give.wood` (a key of a map), `cards.0.id` (a field
+of a list's first item), `options.house_rules.caps.cannons`. A field whose value has the wrong shape
+(a list where a map belongs) has its messages at its own path (`give`); a body that is no JSON object
+at `_body`."""
+
+
+class BadRequest(ApiError):
+    """A malformed body or an unknown action: `fields` maps each offending field's path to its messages."""
+
+    def __init__(self, fields: Fields) -> None:
         super().__init__(
             text("Het verzoek klopt niet; zie 'fields'.", "The request is not valid; see 'fields'."),
             fields=fields,
@@ -163,12 +173,14 @@ UNAVAILABLE = text(
 )
 
 _HTTP_MESSAGES: dict[int, tuple[str, Text]] = {
+    400: ("invalid", text("Het verzoek klopt niet.", "The request is not valid.")),
     404: ("not_found", text("Dit adres bestaat niet.", "There is nothing at this address.")),
     405: ("method_not_allowed", text("Deze methode kan hier niet.", "This method is not allowed here.")),
     413: ("too_large", text("Het verzoek is te groot.", "The request body is too large.")),
 }
 
-# Marshmallow speaks English; these are the messages our schemas can give, in Dutch.
+# Marshmallow speaks English; these are the messages our schemas and the web layer can give (every one
+# marshmallow 4 gives for the fields and validators of web/schemas), in Dutch.
 _DUTCH_FIELD_MESSAGES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), nl) for p, nl in [
         (r"^Missing data for required field\.$", "Dit veld is verplicht."),
@@ -181,6 +193,7 @@ _DUTCH_FIELD_MESSAGES: list[tuple[re.Pattern[str], str]] = [
         (r"^Not a valid list\.$", "Geen geldige lijst."),
         (r"^Invalid input type\.$", "Ongeldig type invoer."),
         (r"^Must be one of: (.*)\.$", r"Moet een van deze zijn: \1."),
+        (r"^One of: (.*)\.$", r"Een van: \1."),
         (r"^Must be greater than or equal to (\S+) and less than or equal to (\S+)\.$",
          r"Moet tussen \1 en \2 liggen."),
         (r"^Must be greater than or equal to (\S+)\.$", r"Moet minstens \1 zijn."),
@@ -189,15 +202,24 @@ _DUTCH_FIELD_MESSAGES: list[tuple[re.Pattern[str], str]] = [
         (r"^Shorter than minimum length (\S+)\.$", r"Korter dan de minimale lengte \1."),
         (r"^Longer than maximum length (\S+)\.$", r"Langer dan de maximale lengte \1."),
         (r"^String does not match expected pattern\.$", "De tekst heeft niet de verwachte vorm."),
+        (r"^A player id is p1 to p6\.$", "Een speler-id is p1 tot p6."),
+        (r"^A name is not only spaces\.$", "Een naam bestaat niet alleen uit spaties."),
+        (r"^A galley's number is 1 to 99\.$", "Het nummer van een galei is 1 tot 99."),
+        (r"^min and max are each 1 to 6, and min is at most max \(the ruleset's: (.*)\)\.$",
+         r"min en max zijn elk 1 tot 6, en min is hoogstens max (die van de spelregels: \1)."),
+        (r"^(\S+) has no dice device\.$", r"\1 heeft geen dobbelsteentoestel."),
         (r"^Malformed JSON: (.*)$", r"Ongeldige JSON: \1"),
         (r"^The body must be a JSON object\.$", "De inhoud moet een JSON-object zijn."),
         (r"^Unknown action (.*)\. Known: (.*)\.$", r"Onbekende actie \1. Bekend: \2."),
         (r"^1 to 128 visible ASCII characters\.$", "1 tot 128 zichtbare ASCII-tekens."),
+        (r"^Missing header, '(.*)'$", r"Header ontbreekt: '\1'"),
+        (r"^This address takes no WebSocket handshake\.$", "Dit adres neemt geen WebSocket-handdruk aan."),
     ]
 ]
 
 
-def _in_language(message: str, language: str) -> str:
+def in_language(message: str, language: str) -> str:
+    """Return a field's message (English, as marshmallow and the web layer give it) in `language`."""
     if language == "nl":
         for pattern, dutch in _DUTCH_FIELD_MESSAGES:
             if pattern.match(message):
@@ -205,28 +227,24 @@ def _in_language(message: str, language: str) -> str:
     return message
 
 
-def _translate_fields(fields: Any, language: str) -> Any:
-    if isinstance(fields, dict):
-        return {str(key): _translate_fields(value, language) for key, value in fields.items()}
-    if isinstance(fields, list):
-        return [_translate_fields(value, language) for value in fields]
-    return _in_language(str(fields), language)
-
-
 def answer_for(exc: Exception, language: str) -> tuple[int, dict[str, Any], dict[str, str]]:
     """Return the status, JSON body and headers that answer a refusal, or re-raise what is no refusal."""
     if isinstance(exc, ApiError):
         body = {"error": exc.code, "message": exc.message.get(language, exc.message["en"]), **exc.extra}
         if "fields" in body:
-            body["fields"] = _translate_fields(body["fields"], language)
+            body["fields"] = {path: [in_language(m, language) for m in messages]
+                              for path, messages in body["fields"].items()}
         return exc.status, body, exc.headers()
     if isinstance(exc, ShipmateError):
         message = exc.message_in(language)
         body = {"error": exc.code, "message": message, **exc.details}
         if isinstance(exc, RuleViolation):
             body["rule"] = exc.rule
-        if isinstance(exc, InvalidAction):
-            body["fields"] = {str(body.pop("field", "_action")): [message]}
+        # The field a refusal names (a 400's parameter, a 409's taken character) is said as every
+        # field is: its path to its messages.
+        field = body.pop("field", "_action" if isinstance(exc, InvalidAction) else None)
+        if field is not None:
+            body["fields"] = {str(field): [message]}
         return exc.status, body, {}
     if isinstance(exc, Unavailable):
         return 503, {"error": "unavailable", "message": UNAVAILABLE.get(language, UNAVAILABLE["en"])}, {}
@@ -256,9 +274,21 @@ def _drain_body() -> None:
             length -= len(chunk)
 
 
+def _handshake_mismatch() -> BadRequest:
+    """Refuse a plain request to the socket's route, or a handshake to an HTTP route (werkzeug's routing)."""
+    tokens = request.headers.get("Connection", "").split(",")
+    upgrade = any(token.strip().lower() == "upgrade" for token in tokens)
+    if upgrade and request.headers.get("Upgrade", "").lower() == "websocket":
+        return BadRequest({"_handshake": ["This address takes no WebSocket handshake."]})
+    missing = "Upgrade: websocket" if upgrade else "Connection: Upgrade"  # as wsproto names them
+    return BadRequest({"_handshake": [f"Missing header, '{missing}'"]})
+
+
 def _handle(exc: Exception) -> Response:
     if isinstance(exc, RequestEntityTooLarge):
         _drain_body()
+    if isinstance(exc, WebsocketMismatch):
+        exc = _handshake_mismatch()
     status, body, headers = answer_for(exc, request_language())
     response = jsonify(body)
     response.status_code = status

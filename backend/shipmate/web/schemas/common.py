@@ -6,21 +6,27 @@ The schemas check shape, types and lengths; the rules check everything that depe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow.exceptions import SCHEMA
 
 from ...codec import dumps, loads
 from ...rules.table import NAME_MAX
-from ..errors import BadRequest
+from ..errors import BadRequest, Fields
 
 ID = validate.Length(min=1, max=32)
 RULESET_ID = validate.Regexp(r"^[a-z_]{1,24}$")
 """An id from a game's ruleset file: a resource, a good, a port, a sea area."""
 
-SINCE_MAX = 2**53
+LARGEST = 2**53
+"""The largest whole number a parameter may hold: every client counts it exactly (a JavaScript number
+is exact up to here), and the JSON parser refuses a number beyond 64 bits anyway."""
+
+SINCE_MAX = LARGEST
 """The largest `since` of GET /api/games/{code}/events (a version no game reaches)."""
 
 GAME_STATE_VIEW = "GameStateView"
@@ -30,6 +36,16 @@ GAME_STATE_VIEW = "GameStateView"
 def game_field(name: str, **options: Any) -> fields.String:
     """Return the `game` field of a body or view that belongs to the game called `name`."""
     return fields.String(validate=validate.OneOf([name]), **options)
+
+
+def whole(low: int, high: int | None = None, **options: Any) -> fields.Integer:
+    """A whole number from `low` to `high` (a bool, a float or a text is not one).
+
+    Without `high` it is at most LARGEST, checked on its own: a number below `low` is told only that.
+    """
+    bounds = [validate.Range(min=low), validate.Range(max=LARGEST)] if high is None else [
+        validate.Range(min=low, max=high)]
+    return fields.Integer(strict=True, validate=bounds, **options)
 
 
 class StrictBoolean(fields.Boolean):
@@ -42,11 +58,23 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class QueryInteger(fields.Integer):
+    """A whole number in a URL's query: an optional minus, then ASCII digits ("٣" and "1_0" are none)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> int:
+        if not isinstance(value, str) or not re.fullmatch(r"-?[0-9]+", value):
+            raise self.make_error("invalid", input=value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class Strict(Schema):
     """A body with no fields but its own: an unknown field is a 400."""
 
     class Meta:
         unknown = RAISE
+
+    error_messages = {"type": "Not a valid mapping type."}  # noqa: RUF012 (marshmallow's); as a Dict says it
 
 
 def load(schema: Schema, body: Any) -> dict[str, Any]:
@@ -56,9 +84,52 @@ def load(schema: Schema, body: Any) -> dict[str, Any]:
     try:
         data: dict[str, Any] = schema.load(body)
     except ValidationError as exc:
-        messages = exc.messages if isinstance(exc.messages, dict) else {"_body": exc.messages}
-        raise BadRequest(messages) from None
+        raise BadRequest(field_messages(schema, exc.messages)) from None
     return data
+
+
+def field_messages(schema: Schema, messages: Any) -> Fields:
+    """Return marshmallow's messages for a body of `schema` as each field's path to its messages.
+
+    Marshmallow nests them as the body nests (``{"give": {"wood": [...]}}``), puts a nested object's
+    own messages under ``_schema`` and a map's under ``key`` and ``value``; the answer names each
+    field by its path instead (``{"give.wood": [...]}``, see errors.Fields).
+    """
+    found: Fields = {}
+    _schema_messages(schema, messages if isinstance(messages, dict) else {SCHEMA: messages}, "", found)
+    return found
+
+
+def _path(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _schema_messages(schema: Schema, messages: dict[Any, Any], path: str, found: Fields) -> None:
+    by_key = {field.data_key or name: field for name, field in schema.fields.items()}
+    for key, value in messages.items():
+        if key == SCHEMA:
+            _field_messages(None, value, path or "_body", found)
+        else:
+            _field_messages(by_key.get(key), value, _path(path, key), found)
+
+
+def _field_messages(field: fields.Field[Any] | None, messages: Any, path: str, found: Fields) -> None:
+    if not isinstance(messages, dict):
+        found.setdefault(path, []).extend(
+            str(m) for m in (messages if isinstance(messages, list) else [messages]))
+    elif isinstance(field, fields.Nested):
+        _schema_messages(field.schema, messages, path, found)
+    elif isinstance(field, fields.List):
+        for index, item in messages.items():
+            _field_messages(field.inner, item, _path(path, index), found)
+    elif isinstance(field, fields.Dict):
+        for key, parts in messages.items():
+            for part, inner in (("key", field.key_field), ("value", field.value_field)):
+                if part in parts:
+                    _field_messages(inner, parts[part], _path(path, key), found)
+    else:  # a field that nests nothing, whose validator named parts of it
+        for key, inner in messages.items():
+            _field_messages(None, inner, _path(path, key), found)
 
 
 # ---- requests every game shares -------------------------------------------------------------
@@ -67,7 +138,11 @@ def load(schema: Schema, body: Any) -> dict[str, Any]:
 class JoinSchema(Strict):
     """POST /api/games/{code}/players: a name (1 to NAME_MAX characters) and a free character."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=NAME_MAX))
+    name = fields.String(required=True, validate=[
+        validate.Length(min=1, max=NAME_MAX),
+        # the rules take the name without its surrounding spaces: something must be left
+        validate.Regexp(r"^\s*\S", error="A name is not only spaces."),
+    ])
     character = fields.String(required=True, validate=ID)
 
 
@@ -80,14 +155,14 @@ class SeatSchema(Strict):
 class EventsQuerySchema(Strict):
     """The query of GET /api/games/{code}/events: every event of the versions after `since`."""
 
-    since = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=SINCE_MAX))
+    since = QueryInteger(load_default=-1, validate=validate.Range(min=-1, max=SINCE_MAX))
 
 
 class ActionSchema(Strict):
     """What every action has: its type, and the version the client saw (checked first: 409)."""
 
     type = fields.String(required=True)
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    expected_version = whole(0)
 
 
 class NoParametersSchema(ActionSchema):
@@ -206,11 +281,13 @@ class ErrorSchema(Schema):
     error = fields.String(required=True, metadata={"example": "rule_violation"})
     message = fields.String(required=True)
     fields_ = fields.Dict(
-        data_key="fields", keys=fields.String(),
-        values=fields.Raw(metadata={"oneOf": [{"type": "array", "items": {"type": "string"}},
-                                              {"type": "object"}]}),
-        metadata={"description": "400: the messages of each offending field; a nested field's "
-                                 "(options, a map's keys, a list's items) nest the same way"},
+        data_key="fields", keys=fields.String(), values=fields.List(fields.String()),
+        metadata={"description": "400 (and 409 for a taken character): each offending field's path "
+                                 "to its messages in the caller's language; a nested field's path "
+                                 "joins the names with dots (`give.wood`, `cards.0.id`, "
+                                 "`options.house_rules.caps.cannons`); the body itself is `_body`",
+                  "example": {"give.wood": ["Must be greater than or equal to 0 and less than or "
+                                            "equal to 999."]}},
     )
     rule = fields.String(metadata={"description": "422: the rule's ID in the ruleset", "example": "U3"})
     version = fields.Integer(metadata={"description": "409 stale_version: the game's version"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from ...games.quest1607.ruleset import BASE
 from .common import (
@@ -17,6 +17,7 @@ from .common import (
     Strict,
     StrictBoolean,
     game_field,
+    whole,
 )
 
 SHIP = validate.Range(min=1, max=7)
@@ -45,23 +46,18 @@ def _counts(low: int = 0) -> fields.Nested:
     return fields.Nested(SignedCountsSchema if low < 0 else CountsSchema, required=True)
 
 
-def _whole(low: int, high: int) -> fields.Integer:
-    """A whole number from `low` to `high` (a bool is not one)."""
-    return fields.Integer(strict=True, validate=validate.Range(min=low, max=high))
-
-
 class CapsSchema(Strict):
     """House rule `caps` (U2, U4): the most cannons, sails and ships."""
 
-    cannons = _whole(1, 7)
-    sails = _whole(1, 7)
-    ships = _whole(1, 7)
+    cannons = whole(1, 7)
+    sails = whole(1, 7)
+    ships = whole(1, 7)
 
 
 SIDES = [str(n) for n in range(1, 8)]
 """A ship's cannons (K) and sails (B) in the hit table (C4), as the table's keys."""
 
-HitRowSchema = Strict.from_dict({side: _whole(1, 6) for side in SIDES}, name="HitRowSchema")
+HitRowSchema = Strict.from_dict({side: whole(1, 6) for side in SIDES}, name="HitRowSchema")
 HitTableSchema = Strict.from_dict({side: fields.Nested(HitRowSchema) for side in SIDES},
                                   name="HitTableSchema")
 
@@ -75,19 +71,26 @@ HIT_BOUNDS = [
 once merged with the ruleset's own (C4). Listed, because a document cannot compare two fields."""
 
 
+def _hit_bounds(value: dict[str, Any]) -> None:
+    """Refuse a `hit_bounds` that is not one of HIT_BOUNDS (true is no 1)."""
+    if value not in HIT_BOUNDS or any(isinstance(bound, bool) for bound in value.values()):
+        raise ValidationError("min and max are each 1 to 6, and min is at most max (the ruleset's: "
+                              f"min {_BOUNDS['min']}, max {_BOUNDS['max']}).")
+
+
 class HouseRulesSchema(Strict):
     """The house defaults a game may change (the ruleset file's `house_defaults`)."""
 
     caps = fields.Nested(CapsSchema)
     hit_table = fields.Nested(HitTableSchema, metadata={"description": "K → B → lowest roll that hits"})
-    hit_bounds = fields.Dict(validate=HIT_BOUNDS.__contains__,
+    hit_bounds = fields.Dict(validate=_hit_bounds,
                              metadata={"enum": HIT_BOUNDS,
                                        "description": "the lowest and highest roll a hit may need (C4)"})
-    sunk_crew = _whole(1, 6)
+    sunk_crew = whole(1, 6)
     offers_lapse = StrictBoolean()
     trade_with_active_player = StrictBoolean()
     surrender_by = fields.String(validate=validate.OneOf(["either", "defender"]))
-    keep_divisor = _whole(1, 4)
+    keep_divisor = whole(1, 4)
 
 
 class OptionsSchema(Strict):
@@ -104,7 +107,7 @@ class OptionsSchema(Strict):
 class StartSchema(ActionSchema):
     """`start` (host): seat the players in join order, or randomly."""
 
-    random_order = fields.Boolean()
+    random_order = StrictBoolean()
 
 
 class SailSchema(ActionSchema):

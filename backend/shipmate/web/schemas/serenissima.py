@@ -15,19 +15,16 @@ from .common import (
     StateHeaderSchema,
     Strict,
     game_field,
+    whole,
 )
-
-WHOLE = validate.Range(min=0)
-POSITIVE = validate.Range(min=1)
 
 
 class SerenissimaHouseRulesSchema(Strict):
     """The house defaults a game may change (SE15, SE19); the rest stays the ruleset's."""
 
-    foreign_price = fields.Integer(strict=True, validate=WHOLE)
+    foreign_price = whole(0)
     foreign_paid_to = fields.String(validate=validate.OneOf(["bank", "controller"]))
-    rounds = fields.Integer(strict=True, allow_none=True, validate=POSITIVE,
-                            metadata={"description": "null: the host ends the game (SE19)"})
+    rounds = whole(1, allow_none=True, metadata={"description": "null: the host ends the game (SE19)"})
 
 
 class SerenissimaOptionsSchema(Strict):
@@ -42,28 +39,29 @@ class SerenissimaOptionsSchema(Strict):
 class PlaceSailorsSchema(ActionSchema):
     """`place_sailors {home, galleys?}`: all of the player's sailors over home port and galleys (SE3)."""
 
-    home = fields.Integer(strict=True, required=True, validate=WHOLE)
-    galleys = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^[1-9][0-9]?$")),
-                          values=fields.Integer(strict=True, validate=WHOLE),
-                          metadata={"description": 'galley number → sailors aboard, e.g. {"1": 4}'})
+    home = whole(0, required=True)
+    galleys = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(r"^[1-9][0-9]?$", error="A galley's number is 1 to 99.")),
+        values=whole(0),
+        metadata={"description": 'galley number (1 to 99) → sailors aboard, e.g. {"1": 4}'})
 
 
 class BidSchema(ActionSchema):
     """`bid {ducats}`: a sealed bid for turn order, changeable until every bid is in (SE5)."""
 
-    ducats = fields.Integer(strict=True, required=True, validate=WHOLE)
+    ducats = whole(0, required=True)
 
 
 class PickPositionSchema(ActionSchema):
     """`pick_position {position}`: a free field I–IV as 1–4, in the order of the bids (SE7)."""
 
-    position = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=4))
+    position = whole(1, 4, required=True)
 
 
 class MoveGalleySchema(ActionSchema):
     """`move_galley {galley, port | sea_area}`: where a galley now lies on the board (SE17)."""
 
-    galley = fields.Integer(strict=True, required=True, validate=POSITIVE)
+    galley = whole(1, required=True)
     port = fields.String(validate=RULESET_ID, metadata={"description": "either a port …"})
     sea_area = fields.String(validate=RULESET_ID, metadata={"description": "… or a sea area"})
 
@@ -73,7 +71,7 @@ class BuySchema(ActionSchema):
 
     port = fields.String(required=True, validate=RULESET_ID)
     good = fields.String(required=True, validate=RULESET_ID)
-    count = fields.Integer(strict=True, required=True, validate=POSITIVE)
+    count = whole(1, required=True)
 
 
 class OfferSaleSchema(ActionSchema):
@@ -81,8 +79,8 @@ class OfferSaleSchema(ActionSchema):
 
     to = fields.String(required=True, validate=ID)
     good = fields.String(required=True, validate=RULESET_ID)
-    count = fields.Integer(strict=True, required=True, validate=POSITIVE)
-    price = fields.Integer(strict=True, required=True, validate=WHOLE)
+    count = whole(1, required=True)
+    price = whole(0, required=True)
 
 
 ACTIONS: dict[str, type[ActionSchema]] = {

@@ -14,10 +14,11 @@ from .common import (
     NoParametersSchema,
     StateHeaderSchema,
     Strict,
+    StrictBoolean,
     game_field,
+    whole,
 )
 
-WHOLE = validate.Range(min=0)
 CARD = validate.Length(min=1, max=40)
 
 
@@ -34,10 +35,10 @@ def _players(**options: Any) -> fields.List[Any]:
 class VoyagersHouseRulesSchema(Strict):
     """The house defaults a game may change (VV3, VV8, VV20)."""
 
-    min_players = fields.Integer(strict=True, validate=validate.Range(min=2))
-    max_players = fields.Integer(strict=True, validate=validate.Range(min=2))
-    starting_gold = fields.Integer(strict=True, validate=WHOLE)
-    min_bid_cards = fields.Integer(strict=True, validate=WHOLE)
+    min_players = whole(2)
+    max_players = whole(2)
+    starting_gold = whole(0)
+    min_bid_cards = whole(0)
 
 
 class VoyagersOptionsSchema(Strict):
@@ -114,24 +115,22 @@ class SetGoldSchema(ActionSchema):
     """`set_gold {player, gold}` (host): a player's gold doubloons as on the table (VV20)."""
 
     player = fields.String(required=True, validate=ID)
-    gold = fields.Integer(strict=True, required=True, validate=WHOLE)
+    gold = whole(0, required=True)
 
 
 class ScoreSchema(ActionSchema):
     """`score {player, …}`: a player's numbers at the end, by that player or the host (VV15–VV19)."""
 
     player = fields.String(required=True, validate=ID)
-    tips = fields.Integer(strict=True, required=True, validate=WHOLE)
-    ships = fields.Integer(strict=True, required=True, validate=WHOLE,
-                           metadata={"description": "the ships' reputation points"})
-    nobles = fields.Integer(strict=True, required=True, validate=WHOLE)
-    ship_count = fields.Integer(strict=True, required=True, validate=WHOLE)
-    fastest_fleet = fields.Boolean(required=True)
-    gold = fields.Integer(strict=True, required=True, validate=WHOLE)
-    smuggled = fields.Integer(strict=True, required=True, validate=WHOLE)
-    resources = fields.Integer(strict=True, required=True, validate=WHOLE)
-    lowest_ship_card = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1),
-                                      metadata={"description": "null (or left out) without ships"})
+    tips = whole(0, required=True)
+    ships = whole(0, required=True, metadata={"description": "the ships' reputation points"})
+    nobles = whole(0, required=True)
+    ship_count = whole(0, required=True)
+    fastest_fleet = StrictBoolean(required=True)
+    gold = whole(0, required=True)
+    smuggled = whole(0, required=True)
+    resources = whole(0, required=True)
+    lowest_ship_card = whole(1, allow_none=True, metadata={"description": "null (or left out) without ships"})
 
 
 ACTIONS: dict[str, type[ActionSchema]] = {
