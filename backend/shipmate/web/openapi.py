@@ -9,14 +9,15 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from .schemas import DEFAULT_GAME, GAMES, common
-from .schemas.common import GameSchemas
+from .schemas.common import ActionSchema, GameSchemas
+from .service import CODE_ALPHABET, CODE_LENGTH, IDEMPOTENCY_KEY
 
 ERRORS = {
-    400: "Malformed body or unknown action (`fields` says which)",
+    400: "Malformed body or unknown action (`fields`: each offending field's path to its messages)",
     401: "No token, a token the game does not know, or one retired by a seat's hand-over (`seat_moved`)",
     403: "Not allowed for this token (a host action, another player's ship or offer)",
     404: "No game with this code (or no such player)",
-    409: "Stale `expected_version`, or a lobby conflict (a taken character, a started game)",
+    409: "Stale `expected_version`, or a lobby conflict (a taken character, in `fields`; a started game)",
     413: "Body too large",
     422: "A rule of the game refuses the action (`rule` names it)",
     429: "Too many requests (see Retry-After)",
@@ -24,11 +25,12 @@ ERRORS = {
 }
 
 CODE = {"name": "code", "in": "path", "required": True,
-        "schema": {"type": "string", "pattern": "^[A-Z2-9]{6}$"}}
-IDEMPOTENCY_KEY = {
+        "schema": {"type": "string", "pattern": f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$"}}
+IDEMPOTENCY_KEY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
-    "description": "Retries with the same key (per token and game, kept 24 h) get the first answer",
-    "schema": {"type": "string", "maxLength": 128},
+    "description": "Retries with the same key (per token and game, kept 24 h) get the first answer; "
+                   "1 to 128 visible ASCII characters",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": IDEMPOTENCY_KEY.pattern},
 }
 
 
@@ -64,22 +66,34 @@ class GameComponents(NamedTuple):
     view: str
 
 
-def _game_components(spec: APISpec, game: GameSchemas) -> GameComponents:
+SHARED_ACTIONS = {schema for game in GAMES.values() for schema in game.actions.values()
+                  if sum(schema in other.actions.values() for other in GAMES.values()) > 1}
+"""The action schemas of more than one game (an action without parameters, an answer to an offer)."""
+
+
+def _game_components(spec: APISpec, plugin: MarshmallowPlugin, game: GameSchemas) -> GameComponents:
     """Register one game's creation body, actions and view; return their components' names.
 
-    Each action schema becomes `<Name>Action` (shared ones once), and `<Game>Action` is their union,
-    told apart by `type`.
+    Each action schema becomes `<Name>Action` (`<Game><Name>Action` when several games share it), its
+    `type` one of the game's actions it takes, and `<Game>Action` is their union, told apart by `type`.
     """
     creation = f"Create{game.title}Game"
     spec.components.schema(creation, schema=game.creation)
     view = game.view.__name__.removesuffix("Schema")
     spec.components.schema(view, schema=game.view)
-    mapping: dict[str, str] = {}
+    kinds: dict[type[ActionSchema], list[str]] = {}
     for kind, schema in game.actions.items():
+        kinds.setdefault(schema, []).append(kind)
+    mapping: dict[str, str] = {}
+    assert plugin.converter is not None  # made when the plugin joined the spec
+    for schema, named in kinds.items():
         component = schema.__name__.removesuffix("Schema") + "Action"
-        if component not in spec.components.schemas:
-            spec.components.schema(component, schema=schema)
-        mapping[kind] = _ref(component)["$ref"]
+        if schema in SHARED_ACTIONS:
+            component = game.title + component
+        body: dict[str, Any] = plugin.converter.schema2jsonschema(schema())  # type: ignore[no-untyped-call]
+        body["properties"]["type"]["enum"] = named
+        spec.components.schema(component, body)
+        mapping |= dict.fromkeys(named, _ref(component)["$ref"])
     union = f"{game.title}Action"
     spec.components.schema(union, {
         "description": f"An action of a {game.name} game.",
@@ -113,14 +127,15 @@ def _nullable_refs(node: Any) -> Any:
 @cache
 def build_spec() -> dict[str, Any]:
     """Return the OpenAPI 3 document of every route (WebSocket included, as its handshake)."""
-    spec = APISpec(title="Shipmate", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
+    plugin = MarshmallowPlugin()
+    spec = APISpec(title="Shipmate", version="1", openapi_version="3.0.3", plugins=[plugin],
                    info={"description": "The phone companion for sea-trading board games: "
                                         f"{', '.join(GAMES)} (docs/PROTOCOL.md)."})
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for name in ("Error", "Health", "GameCreated", "Joined", "DiceDevice", "Event", "ActionResult",
                  "EventList", "Join", "HandOver", "Seat"):
         spec.components.schema(name, schema=getattr(common, f"{name}Schema"))
-    games = {name: _game_components(spec, game) for name, game in GAMES.items()}
+    games = {name: _game_components(spec, plugin, game) for name, game in GAMES.items()}
     spec.components.schema("CreateGame", {
         "description": f"`game` picks the game ({DEFAULT_GAME} when left out); the options are its own.",
         "oneOf": [_ref(game.creation) for game in games.values()],
@@ -187,7 +202,8 @@ def build_spec() -> dict[str, Any]:
         "summary": "The ruleset data the game is played with",
         "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(401, 404, 429, 503)},
     }})
-    spec.path(path="/api/games/{code}/actions", parameters=[CODE, IDEMPOTENCY_KEY], operations={"post": {
+    actions_route = [CODE, IDEMPOTENCY_KEY_HEADER]
+    spec.path(path="/api/games/{code}/actions", parameters=actions_route, operations={"post": {
         "summary": "Run an action",
         "security": bearer,
         "requestBody": {"required": True, "content": {"application/json": {"schema": actions}}},
@@ -218,6 +234,9 @@ def build_spec() -> dict[str, Any]:
                        "Client messages: resume {since}, ping, "
                        "action {id, action, idempotency_key?, language? (nl|en: refusals in it)}.",
         "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                       {"name": "updates", "in": "query", "required": False,
+                        "description": "patch: each change as an RFC 6902 JSON Patch of the viewer's state",
+                        "schema": {"type": "string", "enum": ["full", "patch"], "default": "full"}},
                        *WS_HANDSHAKE],
         "responses": {101: {"description": "Switching protocols"}, **_errors(401, 404, 429, 503),
                       400: _json("Error", "Not a WebSocket handshake"),
@@ -225,8 +244,12 @@ def build_spec() -> dict[str, Any]:
     }})
     document: dict[str, Any] = _nullable_refs(spec.to_dict())
     # Which characters a game has is the game's (its ruleset's `characters`); a join names one of them.
-    character = document["components"]["schemas"]["Join"]["properties"]["character"]
-    character["enum"] = sorted({c for game in GAMES.values() for c in game.characters})
-    character["description"] = "one of the game's characters: " + "; ".join(
-        f"{name}: {', '.join(game.characters)}" for name, game in GAMES.items())
+    # The path's code does not say the game, so the document gives each game's as one alternative;
+    # they overlap (venice, spain), so any of them (anyOf), not exactly one.
+    document["components"]["schemas"]["Join"]["properties"]["character"] = {
+        "type": "string",
+        "description": "one of the characters of the game at `code` (its ruleset's `characters`): "
+                       + "; ".join(f"{name}: {', '.join(game.characters)}" for name, game in GAMES.items()),
+        "anyOf": [{"title": name, "enum": list(game.characters)} for name, game in GAMES.items()],
+    }
     return document
