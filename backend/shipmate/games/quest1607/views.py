@@ -11,8 +11,6 @@ from shipmate.rules.table import view_header, viewer_fields, without_seed
 from .decide import allowance
 from .ruleset import Rules, rules_for
 
-_PRIVATE_CARDS = {"GameStarted", "QuestBought"}
-
 
 def _quests(rules: Rules, player: dict[str, Any]) -> list[dict[str, Any]]:
     views = []
