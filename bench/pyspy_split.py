@@ -1,0 +1,122 @@
+"""Sum a py-spy raw profile of a Shipmate worker by the work each sample was doing.
+
+    .venv/bin/python bench/pyspy_split.py bench/results/pace-<time>/py-spy-1000-patch-<time>.txt
+
+The file is `py-spy record --format raw` output (bench/compare --pace --profile writes it): one line
+per distinct stack, root first, frames separated by ";", then the sample count. py-spy keeps only
+samples in which the worker's thread was on the CPU, and under gevent every greenlet runs on that one
+thread, so each sample is the greenlet that was running; the split is of the worker's CPU. A stack is
+put in the first group below that one of its frames names (an action's in a part of it: fan-out,
+commit, answer, decide); the rest are grouped by the first Shipmate (or else the first non-gevent)
+frame on them. gevent's thread-pool threads waiting for work count as on the CPU to py-spy; they
+are left out. Printed: each group's share of the samples,
+and the leaf functions that took the most samples of their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter
+from pathlib import Path
+
+# (group, frame names: a stack belongs to the group if one of its frames' function names is one of
+# these). First match wins, so the specific ones come first.
+GROUPS: list[tuple[str, tuple[str, ...]]] = [
+    ("ping messages: the hub's timer ({type: ping} per socket)", ("Connection.tick",)),
+    ("keep-alive probes: the hub's timer (protocol ping per socket)", ("Connection.probe",)),
+    ("presence refresh (the hub's timer)", ("Hub._refresh_presence",)),
+    ("the hub's timer, itself", ("Hub._tick",)),
+    ("Idempotency-Key lease renewals", ("Leases._run",)),
+    ("the hub: subscription reads, fan-out of changes", ("Hub._run",)),
+    ("actions over sockets", ("Connection._act",)),
+    ("socket writers (updates, patches, pings, probes on the wire)", ("Connection._write",)),
+    ("socket readers (frames in, pongs)", ("Connection._read_frames", "Connection._handle")),
+    ("WebSocket handshakes, snapshots, closes", ("game_socket",)),
+    ("HTTP API requests (set-up)", ("Flask.wsgi_app", "Flask.__call__")),
+    ("simple-websocket's reader and timers", ("WSConnection.receive_data", "Base._thread")),
+    ("gunicorn's worker loop (heartbeat)", ("GeventWorker.run", "Worker.notify")),
+]
+# Parts of a group, the same way (first match; the rest is the group's own).
+PARTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
+    "actions over sockets": [
+        ("fan-out: each socket's view, patch and frame, written", ("Hub.committed", "Hub._fan_out")),
+        ("commit: encode and the Redis round trip", ("GameStore._write",)),
+        ("a refusal checked on the current version (a Redis GET)", ("GameStore.version",)),
+        ("the answer to the acting socket", ("Connection._send_answer",)),
+        ("decide: the rules, and the rest", ()),
+    ],
+}
+LOOP = "the gevent loop itself (timers, I/O wake-ups, switches)"
+IDLE = ("_Condition.wait",)
+"""Frames of a native thread that waits for work (gevent's thread pool marks them idle; py-spy does not)."""
+FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*?)(?::\d+)?\)$")
+
+
+def frames(stack: str) -> list[tuple[str, str]]:
+    """Return (function, file) for each frame of a raw stack, root first."""
+    found = []
+    for frame in stack.split(";"):
+        match = FRAME.match(frame.strip())
+        found.append((match["function"], match["file"]) if match else (frame.strip(), ""))
+    return found
+
+
+def group_of(stack: list[tuple[str, str]]) -> str | None:
+    """Return the group a stack belongs to ("group: part" for a group with parts); None when idle."""
+    names = {function for function, _ in stack}
+    if names.intersection(IDLE):
+        return None
+    for group, markers in GROUPS:
+        if names.intersection(markers):
+            for part, part_markers in PARTS.get(group, []):
+                if not part_markers or names.intersection(part_markers):
+                    return f"{group}: {part}"
+            return group
+    if all(file.startswith("gevent/") or "greenlet" in file or not file for _, file in stack):
+        return LOOP
+    for function, file in stack:
+        if "shipmate/" in file:
+            return f"other: {function} ({file})"
+    for function, file in stack:
+        if not file.startswith(("gevent/", "threading")):
+            return f"other: {function} ({file})"
+    return f"other: {stack[0][0]}"
+
+
+def main() -> int:
+    """Print the split of one raw profile."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("profile", type=Path)
+    parser.add_argument("--leaves", type=int, default=15, help="leaf functions to list")
+    args = parser.parse_args()
+    groups: Counter[str] = Counter()
+    leaves: Counter[str] = Counter()
+    total = idle = 0
+    for line in args.profile.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        parsed = frames(stack)
+        group = group_of(parsed)
+        if group is None:
+            idle += int(count)
+            continue
+        groups[group] += int(count)
+        function, file = parsed[-1]
+        leaves[f"{function} ({file})"] += int(count)
+        total += int(count)
+    print(f"{total} samples on the CPU in {args.profile.name} "
+          f"({idle} more of a native thread waiting for work, left out)")
+    print("\nshare | samples | work")
+    for group, count in groups.most_common():
+        print(f"{100 * count / total:5.1f} % | {count:6} | {group}")
+    print(f"\nleaf functions (own samples), top {args.leaves}:")
+    for leaf, count in leaves.most_common(args.leaves):
+        print(f"{100 * count / total:5.1f} % | {count:6} | {leaf}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
