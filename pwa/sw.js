@@ -1,13 +1,13 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v14';
+const VERSION = 'shipmate-v15';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
   '/js/outbox.js', '/js/logic/checks.js', '/js/logic/quest1607.js', '/js/logic/format.js', '/js/logic/actions.js', '/js/logic/stats.js',
   '/js/logic/story.js', '/js/logic/quest1607_table.js', '/js/logic/patch.js', '/js/charts.js',
   '/js/views/home.js', '/js/views/lobby.js', '/js/views/quest1607/player.js', '/js/views/quest1607/screen.js',
-  '/js/views/quest1607/host.js', '/js/views/quest1607/dice.js', '/js/games.js', '/js/views/parts.js', '/js/views/tv.js', '/js/views/home_strings.js',
+  '/js/views/quest1607/host.js', '/js/views/quest1607/dice.js', '/js/games.js', '/js/views/parts.js', '/js/views/tv.js', '/js/views/home_strings.js', '/css/front.css',
   // Seats and presence: loaded beside every game page (import()), with their own sheet.
   '/js/views/seats.js', '/js/views/seat_strings.js', '/js/logic/seats.js', '/css/seats.css',
   // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).

@@ -181,7 +181,7 @@ export class LiveGame {
 
   /** Take a newer state (from the socket or from an action's HTTP answer); ignore older ones. */
   apply(version, state, events) {
-    if (typeof version !== 'number' || !state) return;
+    if (this.closed || typeof version !== 'number' || !state) return; // a page that left draws no more
     const fresh = events.filter((e) => typeof e.version !== 'number' || e.version > this.version);
     if (version < this.version) return;
     if (version === this.version && this.state) return;

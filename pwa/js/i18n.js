@@ -9,13 +9,9 @@ const STRINGS = {
     reconnecting: 'Reconnecting…', connected: 'Live',
     random_order: 'Random seating order', join: 'Join', open: 'Open',
     lobby: 'Lobby', join_code: 'Join code', scan_to_join: 'Scan to join',
-    pick_character: 'Pick your character', your_name: 'Your name',
-    taken: 'taken', players_joined: 'Players at the table', no_players: 'Nobody has joined yet.',
-    waiting_host: 'Waiting for the host to start…', you_joined_as: 'You joined as {name}.',
-    start_game: 'Start the game', need_players: 'At least one player must join first.',
+    taken: 'taken', waiting_host: 'Waiting for the host to start…', start_game: 'Start the game',
     host_panel: 'Host panel', open_screen: 'Shared screen', open_dice: 'Dice device',
     open_play: 'My phone', join_as_player: 'Join as a player too',
-    game_started: 'The game has started.', to_your_phone: 'Open your phone view',
     not_joined: 'This phone has not joined this game.',
     unknown_game: 'No game with code {code}.',
     round: 'Round {n}', your_turn: 'Your turn', turn_of: '{name}’s turn',
@@ -72,7 +68,7 @@ const STRINGS = {
     r_started: 'The game has already started.', r_full: 'The game is full ({n} players).', r_setup: 'With {n} players these characters do not make a table the rules allow.', r_taken: 'This character is already taken.',
     req_deliver: 'Deliver', req_ship_level: 'A ship with {part} ≥ {n}', req_fleet: 'A fleet of {n} ships',
     req_visit: 'Visit {place}', req_cargo: 'Carry {good} from {from} to {to}', req_win_fight: 'Win a sea fight',
-    pattern: 'pattern', name_required: 'Type your name.', character_required: 'Pick a character.',
+    pattern: 'pattern',
     r_rested: 'This ship was attacked in round {last}; not again before round {next}.',
     r_undo_none: 'Nothing to take back: one step back, never twice in a row, and a roll stays rolled.',
     // the table's story (one line per change), the "now" strip, taps that wait for the network
@@ -134,13 +130,9 @@ const STRINGS = {
     reconnecting: 'Opnieuw verbinden…', connected: 'Live',
     random_order: 'Willekeurige zitvolgorde', join: 'Meedoen', open: 'Openen',
     lobby: 'Lobby', join_code: 'Spelcode', scan_to_join: 'Scan om mee te doen',
-    pick_character: 'Kies je karakter', your_name: 'Je naam',
-    taken: 'gekozen', players_joined: 'Spelers aan tafel', no_players: 'Nog niemand doet mee.',
-    waiting_host: 'Wachten tot de spelleider start…', you_joined_as: 'Je doet mee als {name}.',
-    start_game: 'Start het spel', need_players: 'Er moet eerst iemand meedoen.',
+    taken: 'gekozen', waiting_host: 'Wachten tot de spelleider start…', start_game: 'Start het spel',
     host_panel: 'Spelleider', open_screen: 'Gedeeld scherm', open_dice: 'Dobbelapparaat',
     open_play: 'Mijn telefoon', join_as_player: 'Doe zelf ook mee',
-    game_started: 'Het spel is begonnen.', to_your_phone: 'Naar je spelersscherm',
     not_joined: 'Deze telefoon doet niet mee aan dit spel.',
     unknown_game: 'Geen spel met code {code}.',
     round: 'Ronde {n}', your_turn: 'Jouw beurt', turn_of: '{name} is aan de beurt',
@@ -197,7 +189,7 @@ const STRINGS = {
     r_started: 'Het spel is al begonnen.', r_full: 'Het spel is vol ({n} spelers).', r_setup: 'Met {n} spelers vormen deze karakters geen tafel die de regels toestaan.', r_taken: 'Dit karakter is al gekozen.',
     req_deliver: 'Lever', req_ship_level: 'Een schip met {part} ≥ {n}', req_fleet: 'Een vloot van {n} schepen',
     req_visit: 'Bezoek {place}', req_cargo: 'Breng {good} van {from} naar {to}', req_win_fight: 'Win een zeeslag',
-    pattern: 'patroon', name_required: 'Vul je naam in.', character_required: 'Kies een karakter.',
+    pattern: 'patroon',
     r_rested: 'Dit schip werd in ronde {last} aangevallen; pas in ronde {next} weer.',
     r_undo_none: 'Er is niets terug te draaien: één stap terug, niet twee keer achter elkaar, en een worp blijft staan.',
     feed_h: 'Aan tafel', feed_empty: 'Er is nog niets gebeurd.', nothing: 'niets',
@@ -258,7 +250,7 @@ export function extend(tables) {
   for (const code of Object.keys(STRINGS)) Object.assign(STRINGS[code], tables[code] || {});
 }
 
-export function detectLanguage(stored, navigatorLanguage) {
+function detectLanguage(stored, navigatorLanguage) {
   if (stored === 'nl' || stored === 'en') return stored;
   return String(navigatorLanguage || '').toLowerCase().startsWith('nl') ? 'nl' : 'en';
 }

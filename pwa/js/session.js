@@ -22,7 +22,8 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   useRuleset(ruleset);
   const log = new EventLog();
   const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
-  const changed = () => onChange && onChange();
+  let closed = false; // a story or an answer that comes after the page left changes nothing
+  const changed = () => !closed && onChange && onChange();
   const seats = import('./views/seats.js').then((m) => { m.attach(session); return m; });
   const withSeats = (use) => seats.then(use, () => true);
   const lost = () => withSeats((m) => m.lost(session));
@@ -82,6 +83,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
     return answer.status < 400 ? answer.body : null;
   };
   session.close = () => {
+    closed = true;
     session.live.close();
     if (session.outbox) session.outbox.close();
     setConnection('open');

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .helpers import Device, api
-from .layout import GAMES, TV_SIZES, Stop, settle, tour
+from .layout import DRAWN, GAMES, TV_SIZES, Stop, settle, tour
 
 pytestmark = pytest.mark.e2e
 
@@ -112,13 +112,19 @@ def opened_at_the_top(page: Page, label: str) -> list[str]:
 def checked(stop: Stop) -> list[str]:
     """What is wrong with the layout of one page of the tour."""
     page = stop.device.page
-    problems = opened_at_the_top(page, stop.label)
+    errors = [f"{stop.label}: page errors: {stop.device.errors}"] if stop.device.errors else []
+    if not stop.settled:
+        return [*errors, f"{stop.label}: never showed {DRAWN[stop.route]!r} and stopped changing"]
+    problems = errors + opened_at_the_top(page, stop.label)
+    shot = f"layout-{stop.game}-{stop.stage}-{stop.route}"
     if not stop.tv:
         problems += [f"{stop.label}: under 44 × 44 px: {c}" for c in page.evaluate(SMALL)]
+        stop.device.shot(f"{shot}-{stop.device.name.rsplit('-', 1)[-1]}")
         return problems
     for size in TV_SIZES:
         page.set_viewport_size(size)
         settle(page, "main")
+        stop.device.shot(f"{shot}-{size['width']}")
         found: dict[str, list[str]] = page.evaluate(CROPPED)
         at = f"{stop.label} at {size['width']}×{size['height']}"
         problems += [f"{at}: {kind}: {line}" for kind, lines in found.items() for line in lines]

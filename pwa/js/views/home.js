@@ -6,7 +6,7 @@ import { t, tx } from '../i18n.js';
 import { GAMES, rememberGame } from '../games.js';
 import { morph } from '../morph.js';
 import { errorText, listen, toast } from '../ui.js';
-import './home_strings.js';
+import { styled } from './home_strings.js';
 
 /** Each game's default ruleset (its house defaults, its characters), asked once. */
 const rulesets = {};
@@ -252,13 +252,14 @@ class GamesCard {
   }
 }
 
-export function mount(root, { navigate }) {
+export async function mount(root, { navigate }) {
+  await styled;
   const draw = () => morph(root, html`<section class="hero"><h1>${t('app')}</h1><p>${t('tagline')}</p></section>
     ${cards.map((card) => card.view())}`);
   const join = new JoinCard(navigate);
   const create = new CreateCard(navigate, draw);
   const games = new GamesCard(draw);
-  const cards = [join, create, games];
+  const cards = [games, join, create]; // a phone that holds games goes back to one first
   const off = listen(root, {
     submit: (event) => { event.preventDefault(); cards.forEach((card) => card.submit && card.submit(event.target)); },
     input: (event) => cards.forEach((card) => card.input && card.input(event.target)),

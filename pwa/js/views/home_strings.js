@@ -1,6 +1,15 @@
-// The home page's own words (create a game with its house rules, your games on this phone), Dutch
-// and English, added to the shared tables when the home page loads: no other page carries them.
+// The front pages' own words and sheet: the home page (create a game with its house rules, your games
+// on this phone) and the lobby (pick a land, who has joined), Dutch and English, added to the shared
+// tables when either page loads, with css/front.css: no game page carries them.
 import { extend } from '../i18n.js';
+
+/** The front pages' sheet; resolves once it applies (or failed), so a page draws styled. */
+export const styled = new Promise((resolve) => {
+  if (document.querySelector('link[href="/css/front.css"]')) { resolve(); return; }
+  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/front.css' });
+  link.onload = link.onerror = () => resolve();
+  document.head.append(link);
+});
 
 extend({
   en: {
@@ -17,6 +26,9 @@ extend({
     home_lobby: { one: 'In the lobby · 1 player', other: 'In the lobby · {n} players' },
     home_round: 'Playing · round {n}', home_playing: 'Playing', home_finished: 'The game is over',
     home_won: 'The game is over: {name} won', home_gone: 'This game is no longer on the server',
+    pick_character: 'Pick your character', your_name: 'Your name', players_joined: 'Players at the table',
+    no_players: 'Nobody has joined yet.', you_joined_as: 'You joined as {name}.', game_started: 'The game has started.',
+    name_required: 'Type your name.', character_required: 'Pick a character.',
   },
   nl: {
     tagline: 'De telefoonmaat bij handelsspellen op zee',
@@ -32,5 +44,8 @@ extend({
     home_lobby: { one: 'In de lobby · 1 speler', other: 'In de lobby · {n} spelers' },
     home_round: 'Bezig · ronde {n}', home_playing: 'Bezig', home_finished: 'Het spel is afgelopen',
     home_won: 'Het spel is afgelopen: {name} heeft gewonnen', home_gone: 'Dit spel staat niet meer op de server',
+    pick_character: 'Kies je karakter', your_name: 'Je naam', players_joined: 'Spelers aan tafel',
+    no_players: 'Nog niemand doet mee.', you_joined_as: 'Je doet mee als {name}.', game_started: 'Het spel is begonnen.',
+    name_required: 'Vul je naam in.', character_required: 'Kies een karakter.',
   },
 });

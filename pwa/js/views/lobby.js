@@ -12,6 +12,7 @@ import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
 import { explain } from '../logic/format.js';
 import { rememberGame } from '../games.js';
+import { styled } from './home_strings.js';
 import { claimSeat } from './seats.js';
 
 /** Each game's own check of the start (S1, SE1, VV20), loaded with that game's rules. */
@@ -105,6 +106,7 @@ function hostTools(state, rs, code, mine, startCheck) {
 
 export async function mount(root, { code, navigate, hash = '' }) {
   const ui = { name: '', character: null, joining: false, note: hash === '#seat-moved' ? t('seat_moved') : '' };
+  await styled;
   const secret = new URLSearchParams(hash.slice(1)).get('handover');
   if (hash) history.replaceState(null, '', location.pathname); // a secret stays out of the address bar
   if (secret) {
@@ -122,8 +124,9 @@ export async function mount(root, { code, navigate, hash = '' }) {
     if (state.phase !== 'lobby' && mine.host && !ui.note) { navigate(`/host/${code}`, { replace: true }); return; }
     const rs = session.ruleset;
     if (ui.character && state.players.some((p) => p.character === ui.character)) ui.character = null;
+    // the host's Start comes before their own join form: it is what the table waits for
     morph(root, html`${seatNote(ui.note, hash === '#seat-moved')}${head(state, code)}${players(state, rs)}
-      ${joining(state, rs, code, ui, mine)}${hostTools(state, rs, code, mine, startCheck)}`);
+      ${hostTools(state, rs, code, mine, startCheck)}${joining(state, rs, code, ui, mine)}`);
     paintSwatches(root);
   }
 
