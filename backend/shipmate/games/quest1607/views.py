@@ -1,4 +1,4 @@
-"""Quest 1607 as each viewer may see it: DESIGN.md's state view, and events without others' cards."""
+"""Quest 1607 as each viewer may see it: docs/PROTOCOL.md's state view, and events without others' cards."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _player(rules: Rules, player: dict[str, Any]) -> dict[str, Any]:
 
 
 def view_for(state: State, viewer: Viewer) -> State:
-    """Return DESIGN.md's Quest 1607 state view for `viewer`; the public one holds no secret."""
+    """Return docs/PROTOCOL.md's Quest 1607 state view for `viewer`; the public one holds no secret."""
     return personal_view(shared_view(state), state, viewer)
 
 

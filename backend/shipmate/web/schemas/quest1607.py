@@ -1,4 +1,4 @@
-"""Quest 1607's options, actions and state view (DESIGN.md), as marshmallow schemas."""
+"""Quest 1607's options, actions and state view (docs/PROTOCOL.md), as marshmallow schemas."""
 
 from __future__ import annotations
 
@@ -250,7 +250,7 @@ class TextSchema(View):
 
 
 class DieSchema(View):
-    """One die: its index in the game's derivation (DESIGN.md) and its face."""
+    """One die: its index in the game's derivation (docs/PROTOCOL.md) and its face."""
 
     index = fields.Integer(required=True)
     value = fields.Integer(required=True, validate=validate.Range(min=1, max=6))
@@ -391,7 +391,7 @@ class EventCardSchema(View):
 
 
 class StateViewSchema(StateHeaderSchema):
-    """DESIGN.md's Quest 1607 state view, as the caller may see it (fields may be added)."""
+    """docs/PROTOCOL.md's Quest 1607 state view, as the caller may see it (fields may be added)."""
 
     game = game_field("quest1607", required=True)
     round = fields.Integer(required=True)
