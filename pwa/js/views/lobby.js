@@ -47,12 +47,13 @@ function seatNote(note, moved) {
     ${moved ? html`<p>${t('seat_moved_more')}</p>` : ''}</section>`;
 }
 
-/** The game's name, its code large, and (in the lobby) the QR code that opens this page. */
-function head(state, code) {
+/** The game's name, its code large, and (in the lobby) the QR code that opens this page: for the host
+ * and the players to show; a phone that came to join has no use for it before its join form. */
+function head(state, code, mine) {
   return html`<section class="lobby-head card" id="lobby-head">
     <div class="code-block"><h1 class="game-name">${t(`game_${state.game}`)}</h1><p>${t('join_code')}</p>
       <p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
-    ${state.phase === 'lobby' ? html`<figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>` : ''}
+    ${state.phase === 'lobby' && (mine.host || mine.player) ? html`<figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>` : ''}
   </section>`;
 }
 
@@ -82,7 +83,7 @@ function joining(state, rs, code, ui, mine) {
       ${isTaken ? html`<span class="tag">${t('taken')}</span>` : ''}</label>`;
   };
   return html`<section class="card" id="lobby-join">
-    <h2>${mine.host ? t('join_as_player') : t('pick_character')}</h2>
+    <h2>${mine.host ? t('join_as_player') : t('join_game')}</h2>
     <form id="join-form">
       <label>${t('your_name')} <input id="player-name" maxlength="32" autocomplete="nickname" required value="${ui.name}"></label>
       <fieldset class="characters"><legend>${t('pick_character')}</legend>${(rs.characters || []).map(land)}</fieldset>
@@ -125,7 +126,7 @@ export async function mount(root, { code, navigate, hash = '' }) {
     const rs = session.ruleset;
     if (ui.character && state.players.some((p) => p.character === ui.character)) ui.character = null;
     // the host's Start comes before their own join form: it is what the table waits for
-    morph(root, html`${seatNote(ui.note, hash === '#seat-moved')}${head(state, code)}${players(state, rs)}
+    morph(root, html`${seatNote(ui.note, hash === '#seat-moved')}${head(state, code, mine)}${players(state, rs)}
       ${hostTools(state, rs, code, mine, startCheck)}${joining(state, rs, code, ui, mine)}`);
     paintSwatches(root);
   }
