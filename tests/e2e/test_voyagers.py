@@ -245,7 +245,7 @@ def test_a_sponsor_division_round_agree_disagree_cut(table: dict[str, Any]) -> N
     expect(anna.locator(".vv-hand")).not_to_contain_text("Duke of Seville")
     cas_line = screen.locator(".vv-players li", has_text="Cas")
     expect(cas_line).to_contain_text("ontvangen")
-    expect(cas_line).to_contain_text("2 kaart(en)")
+    expect(cas_line).to_contain_text("2 kaarten")
     expect(screen.locator(".vv-display .vv-card")).to_have_count(3)
     expect(screen.locator(".vv-stage")).to_contain_text("Anna noemt")  # VV11: Anna is next to name
     # who took which cards: told on every phone and on the TV, and read aloud there
@@ -349,8 +349,8 @@ def test_a_hand_over_the_limit_is_discarded_face_down(table: dict[str, Any]) -> 
         anna.page.locator(f"#hand-{card}").check()
     anna.page.locator("#discard-send").click()
     expect(newest(anna)).to_contain_text("Anna discards Fluyt 7 and Fluyt 8 face-down (only you see which)")
-    told = {"cas": "Anna discards 2 card(s) face-down", "bram": "Anna legt 2 kaart(en) gedekt af",
-            "screen": "Anna legt 2 kaart(en) gedekt af"}
+    told = {"cas": "Anna discards 2 cards face-down", "bram": "Anna legt 2 kaarten gedekt af",
+            "screen": "Anna legt 2 kaarten gedekt af"}
     for device, line in ((cas, told["cas"]), (bram, told["bram"]), (tv, told["screen"])):
         expect(newest(device)).to_contain_text(line)
         assert "Fluyt" not in newest(device).inner_text()  # which cards stays Anna's secret

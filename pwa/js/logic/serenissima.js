@@ -6,7 +6,7 @@
 import { tx } from '../i18n.js';
 import { OK, forbidden, hostOnly, joinCheck, lobbyStart, nameOf, no, playerById, seated, undoCheck } from './checks.js';
 
-export { playerById };
+export { nameOf, playerById };
 
 export const step = (state) => (state && state.round_phase ? state.round_phase.number : 0);
 

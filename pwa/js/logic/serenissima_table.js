@@ -7,7 +7,7 @@ import { t, tx } from '../i18n.js';
 import { goodName, playerById, portName, positions, seaName, step } from './serenissima.js';
 
 /** A player's name by id, in the current state, or the id itself. */
-function nameIn(state, pid) {
+export function nameIn(state, pid) {
   return (playerById(state, pid) || {}).name || String(pid || '?');
 }
 
@@ -23,7 +23,7 @@ function positionLabel(ruleset, number) {
 }
 
 /** "2 Wine", "1 Spices". */
-function goods(ruleset, count, good) {
+export function goods(ruleset, count, good) {
   return t('se_count_good', { n: count, good: goodName(ruleset || {}, good) });
 }
 
@@ -33,7 +33,7 @@ function undoneVersions(events) {
 }
 
 /** The sale `id` as it was offered (SaleOffered), found by looking back in the events. */
-function saleOffered(events, id) {
+export function saleOffered(events, id) {
   for (let i = events.length - 1; i >= 0; i -= 1) {
     const e = events[i];
     if (e.type === 'SaleOffered' && e.offer && e.offer.id === id) return e.offer;
@@ -115,14 +115,15 @@ export const tellers = {
     const o = e.offer;
     return t('se_told_offered', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to), goods: goods(ctx.ruleset, o.count, o.good), price: o.price });
   },
-  SaleAccepted: (e, ctx) => t('se_told_sold', { from: nameIn(ctx.state, e.from), to: nameIn(ctx.state, e.to), goods: goods(ctx.ruleset, e.count, e.good), price: e.price }),
+  // a sale's answer is what its two sides wait for: a moment, on their phones and the TV's headline
+  SaleAccepted: (e, ctx) => ({ text: t('se_told_sold', { from: nameIn(ctx.state, e.from), to: nameIn(ctx.state, e.to), goods: goods(ctx.ruleset, e.count, e.good), price: e.price }), moment: true }),
   SaleDeclined: (e, ctx) => {
     const o = saleOffered(ctx.events || [], e.offer_id) || { from: '?', to: '?' };
-    return t('se_told_declined', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to) });
+    return { text: t('se_told_declined', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to) }), moment: true };
   },
   SaleWithdrawn: (e, ctx) => {
     const o = saleOffered(ctx.events || [], e.offer_id) || { from: '?', to: '?' };
-    return t('se_told_withdrawn', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to) });
+    return { text: t('se_told_withdrawn', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to) }), moment: true };
   },
   PhaseFinished: (e, ctx) => {
     const name = nameIn(ctx.state, e.player);
@@ -218,4 +219,19 @@ export function nowItems(state, ruleset, me, checks) {
     items.push({ id: 'status', tone: 'info', text: t(key, { n: now, name: nameIn(state, active) }), buttons: [] });
   }
   return items;
+}
+
+// ---- the TV's headline ---------------------------------------------------------------------
+
+/** The TV's headline: what the table waits for now, in one line. */
+export function tableNow(state) {
+  if (!state || state.phase === 'lobby') return t('waiting_host');
+  if (state.phase === 'finished') return t('se_now_over', { n: state.round });
+  const bidding = state.bidding;
+  if (bidding && !bidding.revealed) {
+    const waiting = bidding.waiting_for || [];
+    return waiting.length ? t('se_head_bids', { n: state.round, names: names(state, waiting) }) : t('se_all_in');
+  }
+  if (bidding && bidding.picker) return t('se_head_pick', { name: nameIn(state, bidding.picker) });
+  return state.active ? t('se_head_turn', { n: step(state), name: nameIn(state, state.active) }) : t('se_phase', { n: step(state) });
 }

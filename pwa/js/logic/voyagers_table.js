@@ -7,8 +7,8 @@ import * as V from './voyagers.js';
 
 // ---- words ----------------------------------------------------------------------------------
 
-const nameIn = (state, pid) => V.nameOf(state, pid) || '?';
-const yearOf = (ruleset, round) => ruleset.first_year + round - 1;
+export const nameIn = (state, pid) => V.nameOf(state, pid) || '?';
+export const yearOf = (ruleset, round) => ruleset.first_year + round - 1;
 
 function colourName(ruleset, id) {
   const colour = ((ruleset && ruleset.colours) || []).find((c) => c.id === id);
@@ -56,7 +56,7 @@ function before(ctx, version) {
 }
 
 /** The bid on the table just before `version`: {bidder, cards} from the last BidNamed or BidCut. */
-function bidBefore(ctx, version) {
+export function bidBefore(ctx, version) {
   const earlier = before(ctx, version);
   for (let i = earlier.length - 1; i >= 0; i -= 1) {
     const e = earlier[i];
@@ -68,7 +68,7 @@ function bidBefore(ctx, version) {
 }
 
 /** Who took which cards in the division that ends at `version` (its BidReceived events). */
-function takesUpTo(ctx, version) {
+export function takesUpTo(ctx, version) {
   const events = [...before(ctx, version), ...(ctx.events || []).filter((e) => e.version === version)];
   const takes = [];
   for (let i = events.length - 1; i >= 0; i -= 1) {
@@ -294,4 +294,13 @@ export function hostItems(state, ruleset) {
     default:
       return [statusItem(state, ruleset, null)];
   }
+}
+
+// ---- the TV's headline ---------------------------------------------------------------------
+
+/** The TV's headline: what the table waits for now — after the end, who won. */
+export function tableNow(state) {
+  if (!state || state.phase === 'lobby') return t('waiting_host');
+  if (state.phase === 'finished') return overItems(state, null)[0].text;
+  return t(`vv_stage_${state.stage}`, { name: nameIn(state, state.waiting_for), year: state.year + 1 });
 }

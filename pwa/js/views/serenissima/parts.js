@@ -1,10 +1,14 @@
 // Serenissima pieces that the phone, the screen and the host show alike: the round tracker, the
-// bids (who has bid, then every bid at once), the positions and a ledger.
+// bids (who has bid, then every bid at once), the positions and a ledger; and the game's sheet.
 import { html } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { dieSvg, swatch } from '../../ui.js';
+import { sheet } from '../cards.js';
 import './strings.js';
+
+/** Serenissima's stylesheet: every page of the game waits for it before it first draws. */
+export const ready = sheet('/css/serenissima.css');
 
 /** Round r and its six phases in order, the current one (while the game runs) marked in words as well as in colour. */
 export function tracker(state, ruleset) {
@@ -14,7 +18,8 @@ export function tracker(state, ruleset) {
     <h2>${t('se_round', { n: state.round })}</h2>
     <ol class="phases">${(ruleset.phases || []).map((p) => {
       const where = p.number < now ? 'done' : p.number === now && !over ? 'now' : 'later';
-      return html`<li class="phase ${where}" ${where === 'now' ? html`aria-current="step"` : ''}>
+      // on a TV short of room, the phases other than the current one give way (views/screen_fit.js)
+      return html`<li class="phase ${where}" ${where === 'now' ? html`aria-current="step"` : html`data-yield="2"`}>
         <span class="phase-no">${p.number}</span> <span class="phase-name">${tx(p.name)}</span>
         ${where === 'now' ? html`<span class="tag now">▶ ${t('se_now')}</span>` : where === 'done' ? html`<span class="tag">✓ ${t('se_done')}</span>` : ''}</li>`;
     })}</ol></section>`;
@@ -58,13 +63,13 @@ export function positionsPanel(state, ruleset) {
     })}</ol></section>`;
 }
 
-export function goodsList(ruleset, goods) {
+function goodsList(ruleset, goods) {
   const entries = Object.entries(goods || {}).filter(([, n]) => n);
   if (!entries.length) return html`<p class="muted">${t('se_no_goods')}</p>`;
   return html`<ul class="se-goods">${entries.map(([g, n]) => html`<li><strong class="good-count">${n}</strong> × ${S.goodName(ruleset, g)}</li>`)}</ul>`;
 }
 
-export function galleyLine(ruleset, g) {
+function galleyLine(ruleset, g) {
   const where = S.galleyPlace(ruleset, g);
   return html`<li class="galley"><strong>${t('se_galley', { n: g.number })}</strong>
     <span>${where.port ? t('se_in_port', { port: where.port }) : t('se_at_sea', { area: where.area })}</span>
@@ -79,6 +84,24 @@ export function ledger(state, ruleset, p, { heading = null } = {}) {
     <dl class="ledger-stats"><div><dt>${t('se_ducats')}</dt><dd id="ducats-${p.id}">${p.ducats}</dd></div>
       <div><dt>${t('se_home_sailors')}</dt><dd>${p.home_sailors}</dd></div></dl>
     <ul class="galleys">${p.galleys.map((g) => galleyLine(ruleset, g))}</ul>
-    <h4>${t('se_goods')}</h4>${goodsList(ruleset, p.goods)}
+    <h3 class="goods-h">${t('se_goods')}</h3>${goodsList(ruleset, p.goods)}
+  </article>`;
+}
+
+/**
+ * One player's ledger on the TV, in few lines to read from across the room: ducats and home
+ * sailors in one line, a line per galley, the goods in one line (SE2, SE3).
+ */
+export function tvLedger(state, ruleset, p) {
+  const goods = Object.entries(p.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} × ${S.goodName(ruleset, g)}`);
+  return html`<article class="ledger tv-ledger ${state.active === p.id ? 'active' : ''}" id="ledger-${p.id}">
+    <header>${swatch(ruleset, p.character)} <strong>${p.name}</strong>
+      ${p.position ? html`<span class="tag">${t('se_position', { p: p.position })}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
+    <p class="tv-stats"><strong id="ducats-${p.id}">${t('se_tv_ducats', { n: p.ducats })}</strong> · ${t('se_tv_home', { n: p.home_sailors })}</p>
+    <ul class="galleys" data-yield="4">${p.galleys.map((g) => {
+      const where = S.galleyPlace(ruleset, g);
+      return html`<li class="galley">${t('se_tv_galley', { g: g.number, where: where.port || where.area, n: g.sailors })}</li>`;
+    })}</ul>
+    <p class="tv-goods">${goods.length ? `${t('se_goods')}: ${goods.join(', ')}` : t('se_no_goods')}</p>
   </article>`;
 }

@@ -3,18 +3,22 @@
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import * as V from '../../logic/voyagers.js';
+import { tableNow } from '../../logic/voyagers_table.js';
 import { swatch } from '../../ui.js';
+import { sheet } from '../cards.js';
 import './strings.js';
+
+/** Voyagers' Venture's stylesheet: every page of the game waits for it before it first draws. */
+export const ready = sheet('/css/voyagers.css');
 
 const nameOf = (state, id) => (V.playerById(state, id) || {}).name || '';
 
 /** "Year 1486 · round 1 of 6" and, in words, who or what the round waits for. */
 export function yearLine(state) {
-  if (state.phase === 'finished') return html`<p>${t('vv_over')}</p>`;
-  if (!state.round) return html`<p>${t('waiting_host')}</p>`;
-  const who = nameOf(state, state.waiting_for);
+  if (state.phase === 'finished') return html`<p class="vv-year">${t('vv_over')}</p><p class="vv-stage" id="head-now">${tableNow(state)}</p>`;
+  if (!state.round) return html`<p class="vv-stage" id="head-now">${t('waiting_host')}</p>`;
   return html`<p class="vv-year"><strong>${t('vv_year', { year: state.year, n: state.round, of: state.rounds })}</strong></p>
-    <p class="vv-stage">${t(`vv_stage_${state.stage}`, { name: who, year: state.year + 1 })}</p>`;
+    <p class="vv-stage" id="head-now">${tableNow(state)}</p>`;
 }
 
 /** One displayed card: its name, its deck and its doubloons in words; a tick box when `pick` is given. */
@@ -42,7 +46,7 @@ export function bidPanel(state, ruleset) {
   const cards = bid.cards.map((id) => (state.display.find((c) => c.id === id) || { id, name: id }));
   const agreed = V.agreedSoFar(state);
   const next = state.stage === 'voting' ? bid.voters[0] : bid.cutter;
-  return html`<section class="card vv-bid" aria-live="polite"><h2>${t('vv_bid_h')}</h2>
+  return html`<section class="card vv-bid" id="vv-bid" aria-live="polite"><h2>${t('vv_bid_h')}</h2>
     <p>${swatch(ruleset, (V.playerById(state, bid.bidder) || {}).character, false)} <strong>${t('vv_bid_by', { name: nameOf(state, bid.bidder) })}</strong></p>
     <ul class="vv-cards">${cards.map((c) => cardItem(c))}</ul>
     <p class="vv-agreed"><strong>${t('vv_agreed')}:</strong> ${agreed.length ? agreed.map((p) => html`<span class="tag">✓ ${nameOf(state, p)}</span>`) : t('vv_nobody_yet')}</p>
@@ -52,12 +56,13 @@ export function bidPanel(state, ruleset) {
 
 export function playersList(state, ruleset) {
   const order = state.turn_order && state.turn_order.length ? state.turn_order : state.players.map((p) => p.id);
-  return html`<section class="card vv-players"><h2>${t('vv_turn_order')}</h2><ol class="vv-list">${order.map((id) => {
+  return html`<section class="card vv-players" id="vv-players"><h2>${t('vv_turn_order')}</h2><ol class="vv-list">${order.map((id) => {
     const p = V.playerById(state, id);
-    const now = state.waiting_for === id;
+    const now = state.phase === 'playing' && state.waiting_for === id;
+    // after the end nobody is "now", and nobody has cards still to receive
+    const took = state.phase !== 'playing' ? '' : html`<span class="tag">${p.received ? html`✓ ${t('vv_received')}` : t('vv_to_receive')}</span>`;
     return html`<li class="${now ? 'active' : ''}">${swatch(ruleset, p.character)} <strong>${p.name}</strong>
-      ${now ? html`<span class="tag now">▶ ${t('vv_now')}</span>` : ''}<away-mark player="${p.id}"></away-mark>
-      <span class="tag">${p.received ? html`✓ ${t('vv_received')}` : t('vv_to_receive')}</span>
+      ${now ? html`<span class="tag now">▶ ${t('vv_now')}</span>` : ''}<away-mark player="${p.id}"></away-mark>${took}
       <span class="count">${t('vv_hand_count', { n: p.hand_count })} · ${t('vv_gold')} ${p.gold}</span></li>`;
   })}</ol></section>`;
 }
@@ -66,13 +71,13 @@ export function playersList(state, ruleset) {
 export function rankingTable(state, ruleset) {
   const rows = state.ranking || state.players.filter((p) => p.score).map((p) => ({ player: p.id, place: null, reputation: p.score.reputation, behind_by: null }));
   if (!rows.length) return '';
-  return html`<section class="card vv-rank"><h2>${t('vv_ranking')}</h2><table class="vv-ranking">
+  return html`<section class="card vv-rank" id="vv-rank"><h2>${t('vv_ranking')}</h2><table class="vv-ranking">
     <thead><tr><th scope="col">${t('vv_place')}</th><th scope="col">${t('vv_players')}</th><th scope="col">${t('vv_breakdown')}</th></tr></thead>
     <tbody>${rows.map((r, i) => {
       const p = V.playerById(state, r.player);
       const { parts } = V.reputationParts(ruleset, p.score || {});
       const tie = i === 0 ? '' : r.behind_by ? t(`vv_tb_${r.behind_by}`) : t('vv_tb_shared');
-      return html`<tr><td class="total">${r.place ?? '—'}</td><td>${swatch(ruleset, p.character, false)} <strong>${p.name}</strong><br><span class="total">${r.reputation}</span>
+      return html`<tr class="${p.id === state.you ? 'mine' : ''}"><td class="total">${r.place ?? '—'}</td><td>${swatch(ruleset, p.character, false)} <strong>${p.name}</strong><br><span class="total">${r.reputation}</span>
         ${tie ? html`<br><span class="tie-by">${t('vv_tie')}: ${tie}</span>` : ''}</td>
         <td>${parts.map(([k, v]) => html`<span class="tag">${t(`vv_part_${k}`)} ${v >= 0 ? `+${v}` : `−${-v}`}</span>`)}</td></tr>`;
     })}</tbody></table></section>`;

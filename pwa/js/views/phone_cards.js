@@ -1,0 +1,64 @@
+// What Serenissima's and Voyagers' Venture's phones share (pages of cards, ./cards.js): the "now"
+// strip as a card, and a player's page that follows the game for one player.
+import { t } from '../i18n.js';
+import { CardPage } from './cards.js';
+import { nowStrip, stripClick, tapItems } from './parts.js';
+
+/**
+ * A player's phone: `cards` drawn for player `me` (ctx: {state, ruleset, me, player, session,
+ * events}). `change(ruleset, before, after)` says what a change altered for the player, kept by
+ * version in `changes` (an undo's moment tells it); `playerOf(state, id)` finds a player.
+ * Returns the page; `page.follow` is its onState.
+ */
+export function playerPage(root, cards, { code, navigate, me, playerOf, changes, change }) {
+  let state = null;
+  const page = new CardPage(root, cards, () => {
+    const { session } = page;
+    const player = session && state && playerOf(state, me);
+    return player ? { state, ruleset: session.ruleset, me, player, session, events: session.log.all() } : null;
+  });
+  page.follow = (s) => {
+    if (s.phase === 'lobby') { navigate(`/join/${code}`, { replace: true }); return; }
+    if (!playerOf(s, me)) { root.replaceChildren(Object.assign(document.createElement('p'), { className: 'card', textContent: t('not_joined') })); return; }
+    const before = page.session && state && playerOf(state, me);
+    if (before && s.version > state.version) changes[s.version] = change(page.session.ruleset, before, playerOf(s, me));
+    state = s;
+    page.draw();
+  };
+  return page;
+}
+
+/** A tap's words while it waits for the network: the button's own text. */
+export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
+
+/**
+ * The "now" strip as a card: what needs this player now (`items(ctx)`, most urgent first), the
+ * moments that concern them under what they must do (`moments(ctx)`), and this device's own taps.
+ * A strip button acts right there (`actionFor(el, ctx)`), and while its tap waits in the outbox it
+ * shows so, so nobody taps it twice.
+ */
+export class StripCard {
+  constructor({ who, items, moments, actionFor, labelFor = labelOf }) {
+    Object.assign(this, { who, items, moments, actionFor, labelFor });
+    this.on = { click: this.click };
+  }
+
+  view(ctx) {
+    const items = this.items(ctx);
+    const queued = new Set((ctx.session.outbox ? ctx.session.outbox.pending : []).map((e) => JSON.stringify(e.action)));
+    for (const b of items.flatMap((i) => i.buttons)) {
+      const action = b.act ? this.actionFor({ id: '', dataset: { act: b.act, ...(b.data || {}) } }, ctx) : null;
+      if (action && queued.has(JSON.stringify(action))) b.waiting = true;
+    }
+    const urgent = items.filter((i) => i.tone === 'act');
+    const rest = items.filter((i) => i.tone !== 'act');
+    return nowStrip(this.who(ctx), [...tapItems(ctx.session), ...urgent, ...this.moments(ctx), ...rest]);
+  }
+
+  click(event, ctx) {
+    if (stripClick(event, ctx.session)) return null;
+    const el = event.target.closest('#now button[data-act]');
+    const action = el && !el.disabled ? this.actionFor(el, ctx) : null;
+    return action ? { action, label: this.labelFor(el, action, ctx) } : null;
+  }
+}

@@ -1,0 +1,58 @@
+// What Serenissima's and Voyagers' Venture's TVs share besides views/tv.js: a page of one card that
+// draws in place, the headline's newest moment, and one screen that never scrolls nor crops. On a TV
+// (wider than 1100 px) the part marked data-fill reaches down to the screen's bottom edge; when the
+// page does not fit, the story's oldest lines give way first, then the pieces marked data-yield
+// (lowest number first), each whole, never cut.
+import { CardPage } from './cards.js';
+import { SharedScreen } from './tv.js';
+
+const WIDE = 1100;
+
+/** The newest line of the story that is a moment (what the table waits to hear), or null. */
+export const lastMoment = (lines) => lines.find((line) => line.moment) || null;
+
+const overflows = () => document.documentElement.scrollHeight > window.innerHeight
+  || document.documentElement.scrollWidth > window.innerWidth;
+
+/** Fit the TV page in `root` to one screen; `least` story lines stay while anything else can go. */
+export function fitScreen(root, tv, least) {
+  if (window.innerWidth <= WIDE) return;
+  const main = root.querySelector('[data-fill]');
+  if (main) {
+    main.style.height = '';
+    const top = main.getBoundingClientRect().top + window.scrollY;
+    const below = document.documentElement.scrollHeight - (main.getBoundingClientRect().bottom + window.scrollY);
+    main.style.height = `${Math.max(0, window.innerHeight - top - below)}px`;
+  }
+  tv.fitStory(root, least);
+  const yielding = [...root.querySelectorAll('[data-yield]')].sort((a, b) => a.dataset.yield - b.dataset.yield);
+  while (yielding.length && (overflows() || [...root.querySelectorAll('[data-fit]')].some((box) => box.scrollHeight > box.clientHeight + 1))) {
+    yielding.shift().hidden = true;
+  }
+}
+
+/**
+ * Open the shared screen of game `code`: `view(c)` draws it from c = {state, ruleset, events, ctx, tv}
+ * (ctx: the tellers'), once `ready` (the game's sheet) has loaded; `least` story lines stay on a TV.
+ */
+export async function mountScreen(root, { code, tellers, view, least, ready }) {
+  let state = null;
+  let session = null;
+  const tv = new SharedScreen(code, tellers, () => page.draw());
+  const page = new CardPage(root, [{ view }], () => {
+    if (!session || !state) return null;
+    const ctx = { state, ruleset: session.ruleset, events: session.log.all() };
+    return { ...ctx, ctx, tv };
+  });
+  page.after = (c) => {
+    fitScreen(root, tv, least);
+    tv.announce(session.log, state.version, c.ctx);
+  };
+  const resized = () => page.draw(); // a TV fits again at its new size
+  window.addEventListener('resize', resized);
+  await ready;
+  ({ session } = await tv.open((s) => { state = s; page.draw(); }, () => page.draw()));
+  page.session = session;
+  page.draw();
+  return page.page(() => { window.removeEventListener('resize', resized); tv.close(); });
+}
