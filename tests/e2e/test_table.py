@@ -34,7 +34,7 @@ def show_faces(page: Page, faces: list[str], selector: str = "#dice-row") -> Non
 
 
 def _evil_name(base: str) -> str:
-    """EVIL if the server takes a name that long, else SHORT_EVIL (the protocol caps names at 32 characters)."""
+    """EVIL if the server takes a name that long, else SHORT_EVIL (names are capped at 32 characters)."""
     code = api(base, "POST", "/api/games", body={"game": "quest1607", "options": {}})["code"]
     r = requests.post(f"{base}/api/games/{code}/players", json={"name": EVIL, "character": "spain"},
                       timeout=10)

@@ -36,6 +36,8 @@ class Rulebook:
     """Each chapter: ``{"id", "title", "rules": [rule ids in order]}``."""
     rules: Mapping[str, Mapping[str, Any]]
     """Each rule by ID: ``{"chapter", "title", "text"}``."""
+    guide: tuple[Mapping[str, Any], ...] = ()
+    """A first evening's steps: ``{"id", "part": "setup" | "turn", "rule", "title", "text"}``."""
 
     def served(self, ruleset: Mapping[str, Any]) -> dict[str, Any]:
         """Return the rules as the ruleset serves them, each ``{…}`` filled from `ruleset`."""
@@ -47,6 +49,8 @@ class Rulebook:
                           "text": {lang: fill(rule["text"][lang], ruleset) for lang in LANGUAGES}}
                 for rule_id, rule in self.rules.items()
             },
+            "guide": [{**step, "text": {lang: fill(step["text"][lang], ruleset) for lang in LANGUAGES}}
+                      for step in self.guide],
         }
 
 
@@ -77,4 +81,8 @@ def load(package: str) -> Rulebook:
             rules[rule["id"]] = {"chapter": chapter["id"], "title": rule["title"], "text": rule["text"]}
         chapters.append({"id": chapter["id"], "title": chapter["title"],
                          "rules": tuple(rule["id"] for rule in chapter["rules"])})
-    return Rulebook(source=data["source"], chapters=tuple(chapters), rules=rules)
+    guide = tuple(data.get("guide", ()))
+    for step in guide:
+        if step["rule"] not in rules:
+            raise ValueError(f"{package}: guide step {step['id']} cites {step['rule']}, which is no rule")
+    return Rulebook(source=data["source"], chapters=tuple(chapters), rules=rules, guide=guide)

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from .dice import dice_in
 from .errors import Forbidden, InvalidAction, RuleViolation, text
+from .guide import decide_guide, evolve_guide
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -141,8 +142,13 @@ def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
     game = _game_of(state)
     if state.get("phase") == "finished" and action.get("type") != "join":  # a join: 409, the lobby's
         raise game_over(game)
-    undo = action.get("type") == "undo"
-    events = _decide_undo(state, actor) if undo else game.decide(state, action, actor)
+    kind = action.get("type")
+    if kind == "undo":
+        events = _decide_undo(state, actor)
+    elif kind == "guide":
+        events = decide_guide(action, actor.host, game.ruleset(state)["rules"]["guide"])
+    else:
+        events = game.decide(state, action, actor)
     version = state["version"] + 1
     return [{**event, "version": version} for event in events]
 
@@ -187,11 +193,16 @@ def _decide_undo(state: State, actor: Viewer) -> list[Event]:
     return [{"type": "ActionUndone", "undone_version": last["version"], "restore": last["restore"]}]
 
 
+GUIDE_EVENTS = frozenset({"GuideStepTicked", "GuideSkipped"})
+
+
 def evolve(state: State, event: Event) -> State:
     """Fold one event into the state: the game's evolve, or the host's undo; and the version."""
     if event["type"] == "ActionUndone":
         restored = restore(state, event["restore"])
         restored["counters"] = state["counters"]  # a die once rolled stays rolled
+    elif event["type"] in GUIDE_EVENTS:
+        restored = evolve_guide(state, event)
     else:
         restored = _GAMES[state["game"] if state else event["game"]].evolve(state, event)
     restored["version"] = event["version"]

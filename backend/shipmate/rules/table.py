@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from .core import Action, Event, PersonalParts, PersonalView, SharedView, State, Viewer
 from .dice import commitment
 from .errors import Forbidden, InvalidAction, LobbyConflict, text
+from .guide import guide_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -320,6 +321,7 @@ def view_header(state: State, viewer: Viewer) -> State:
         "phase": state["phase"], **viewer_fields(state, viewer),
         "seed_hash": state["seed_hash"],
         "seed": state["seed"] if state["phase"] == "finished" else None,
+        "guide": guide_of(state),
     }
 
 

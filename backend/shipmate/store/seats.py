@@ -14,22 +14,11 @@ from typing import Any
 
 import redis
 
-from ..codec import dumps
 from . import keys
 from .errors import redis_errors
 
 HANDOVER_TTL = 600
 """Seconds a hand-over link works (once)."""
-
-
-def player_role(player: str) -> str:
-    """Return the stored role of a player's token, as JSON (the commit script compares it whole)."""
-    return dumps({"player": player})
-
-
-def moved_role(player: str) -> str:
-    """Return the stored role of a token retired by a hand-over, as JSON."""
-    return dumps({"moved": player})
 
 
 # KEYS: the game's tokens, the hand-over's record. ARGV: the new token's hash, the channel.

@@ -212,6 +212,7 @@ _DUTCH_FIELD_MESSAGES: list[tuple[re.Pattern[str], str]] = [
         (r"^The body must be a JSON object\.$", "De inhoud moet een JSON-object zijn."),
         (r"^Unknown action (.*)\. Known: (.*)\.$", r"Onbekende actie \1. Bekend: \2."),
         (r"^1 to 128 visible ASCII characters\.$", "1 tot 128 zichtbare ASCII-tekens."),
+        (r"^Give a 'step', or 'skip': true\.$", "Geef een 'step', of 'skip': true."),
         (r"^Missing header, '(.*)'$", r"Header ontbreekt: '\1'"),
         (r"^This address takes no WebSocket handshake\.$", "Dit adres neemt geen WebSocket-handdruk aan."),
     ]

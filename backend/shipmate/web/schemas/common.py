@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 from marshmallow.exceptions import SCHEMA
 
 from ...codec import dumps, loads
@@ -175,8 +175,23 @@ class OfferIdSchema(ActionSchema):
     offer_id = fields.String(required=True, validate=ID)
 
 
-CORE_ACTIONS: dict[str, type[ActionSchema]] = {"undo": NoParametersSchema}
-"""The actions the core decides for every game (the host takes back the latest change)."""
+class GuideSchema(ActionSchema):
+    """`guide` (host): tick a step of the first evening's guide (`done` false unticks it), or skip it."""
+
+    step = fields.String(validate=ID, metadata={"description": "a step of the ruleset's rules.guide"})
+    done = StrictBoolean(load_default=True)
+    skip = StrictBoolean(metadata={"description": "true: the table knows the game; the guide goes"})
+
+    @validates_schema
+    def one_of_them(self, data: dict[str, Any], **_: Any) -> None:
+        """A step to tick, or the whole guide to skip."""
+        if ("step" in data) == bool(data.get("skip")):
+            raise ValidationError("Give a 'step', or 'skip': true.", "step")
+
+
+CORE_ACTIONS: dict[str, type[ActionSchema]] = {"undo": NoParametersSchema, "guide": GuideSchema}
+"""The actions the core decides for every game (the host takes back the latest change, or ticks
+the first evening's guide)."""
 
 
 class GameSchemas:
@@ -270,6 +285,9 @@ class StateHeaderSchema(Schema):
     seed_hash = fields.String(required=True)
     seed = fields.String(required=True, allow_none=True,
                          metadata={"description": "null until the game is finished"})
+    guide = fields.Dict(required=True, metadata={
+        "description": "how far the table is through the first evening's guide: "
+                       "{\"done\": [step ids], \"skipped\": bool}"})
     can_undo = fields.Boolean(required=True, metadata={
         "description": "whether this viewer may take the last change back: in the host's view, whether "
         "the last change can be undone (one step back, never a roll); false in every other view"})
