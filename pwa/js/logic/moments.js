@@ -13,15 +13,18 @@ const WINDOW = 8;
  * (the page saw it live), told after a moment that says `changed` (the host's undo or correction).
  */
 export function recentMoments(ctx, me, momentOf, actedBy, { changes = {} } = {}) {
+  if (ctx.state && ctx.state.phase === 'finished') return []; // after the end, the end alone
   const events = ctx.events || [];
   const from = (events.length ? events[events.length - 1].version : -1) - WINDOW;
+  const undone = new Set(events.filter((e) => e.type === 'ActionUndone').map((e) => e.undone_version));
   const items = [];
   for (let i = events.length - 1; i >= 0 && items.length < 2; i -= 1) {
     const e = events[i];
     if (e.version <= from) break;
+    if (undone.has(e.version)) continue; // what the host took back is no moment any more
     const said = momentOf(e, ctx, me);
     if (said && !items.some((item) => item.version === e.version)) {
-      const more = said.changed && changes[e.version] ? ` ${changes[e.version]}` : '';
+      const more = said.changed && changes[e.version] ? `${/[.!?]$/.test(said.text) ? '' : '.'} ${changes[e.version]}` : '';
       items.push({
         id: `moment-${e.version}`, version: e.version, tone: said.tone || 'info', text: `${said.text}${more}`, buttons: [],
       });

@@ -32,7 +32,7 @@ function saleWords(ruleset, o) {
 function lapsedFor(e, ctx, me) {
   const events = ctx.events || [];
   return (e.lapsed || []).map((id) => saleOffered(events, id)).filter((o) => o && (o.from === me || o.to === me))
-    .map((o) => t(o.from === me ? 'se_moment_lapsed_mine' : 'se_moment_lapsed_theirs', {
+    .map((o) => t(e.player === me ? 'se_moment_lapsed_you' : o.from === me ? 'se_moment_lapsed_mine' : 'se_moment_lapsed_theirs', {
       name: nameIn(ctx.state, o.from === me ? o.to : o.from), sale: saleWords(ctx.ruleset, o),
       by: nameIn(ctx.state, e.player),
     }));

@@ -134,7 +134,8 @@ export const tellers = {
       const next = activeAfter(ctx.events || [], e.version);
       if (next) parts.push(t('se_told_next', { name: nameIn(ctx.state, next) }));
     }
-    return parts.join(' ');
+    // sales that lapse are news for both their sides: a moment
+    return e.lapsed && e.lapsed.length ? { text: parts.join(' '), moment: true } : parts.join(' ');
   },
   GameEnded: (e) => ({ text: t('se_told_ended', { n: e.round }), moment: true }),
 };

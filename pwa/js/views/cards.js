@@ -44,6 +44,8 @@ export class CardPage {
     if (!ctx) return;
     morph(this.root, html`${this.cards.map((card) => card.view(ctx))}`);
     paintSwatches(this.root);
+    // an element that draws itself (views/seats.js) and stayed in place draws the new state too
+    for (const el of this.root.querySelectorAll('waiting-for, away-mark, seat-move, seat-handover')) if (el.update) el.update();
     if (!this.drawn) window.scrollTo(0, 0); // a page opens at its top, wherever the last one was
     this.drawn = true;
     this.after(ctx);

@@ -19,7 +19,8 @@ const FEED_LINES_AT_LEAST = 3;
 
 /** The headline: the game, what the table waits for now, and the newest moment. */
 function headline({ state, events, ctx }) {
-  const moment = lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
+  // after the end, the headline says the end (and who won) alone
+  const moment = state.phase === 'finished' ? null : lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
   const now = tableNow(state);
   return html`<section class="screen-turn se-head" id="se-head"><h1>${t('game_serenissima')}</h1>
     <p class="head-now" id="head-now">${now}</p>
