@@ -18,7 +18,8 @@ const HEADLINE_LINES = 3;
 const MIN_LINES = 3;
 
 function headline({ state, events, ctx }) {
-  const moment = lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
+  // after the end, the headline says the end (and who won) alone
+  const moment = state.phase === 'finished' ? null : lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
   return html`<section class="screen-turn vv-head" id="vv-head"><h1>${t('game_voyagers')}</h1>${yearLine(state)}
     ${moment && moment.text !== tableNow(state) ? html`<p class="head-moment" id="head-moment">${moment.text}</p>` : ''}
     <waiting-for class="screen-waiting"></waiting-for></section>`;
