@@ -94,6 +94,9 @@ class Subscription:
                     pinged = False
                     self._handle(message)
                     continue
+                if not pubsub.subscribed:  # no game here: nothing to hear, nothing to check
+                    pinged = False
+                    continue
                 if not pinged:
                     pinged = True
                     self.idle_checks += 1
