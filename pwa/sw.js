@@ -1,6 +1,6 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v16';
+const VERSION = 'shipmate-v17';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
@@ -8,6 +8,9 @@ const SHELL = [
   '/js/logic/story.js', '/js/logic/quest1607_table.js', '/js/logic/patch.js', '/js/charts.js',
   '/js/views/home.js', '/js/views/lobby.js', '/js/views/quest1607/player.js', '/js/views/quest1607/screen.js',
   '/js/views/quest1607/host.js', '/js/views/quest1607/dice.js', '/js/games.js', '/js/views/parts.js', '/js/views/tv.js', '/js/views/home_strings.js', '/css/front.css',
+  // Quest 1607's shared screen, dice device and host panel: the parts they load beside them, and their sheet.
+  '/js/views/quest1607/screen_parts.js', '/js/views/quest1607/screen_fight.js', '/js/views/quest1607/screen_strings.js',
+  '/js/views/quest1607/news.js', '/js/views/quest1607/fight.js', '/js/views/quest1607/dice_table.js', '/js/views/quest1607/host_report.js', '/css/tv.css',
   // Seats and presence: loaded beside every game page (import()), with their own sheet.
   '/js/views/seats.js', '/js/views/seat_strings.js', '/js/logic/seats.js', '/css/seats.css',
   // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).

@@ -36,7 +36,7 @@ export function lineChart({ title, x, series, width = 640, height = 300, yLabels
 
 /** A bar chart: bars = [{label, value, colour?}], with an optional reference line (e.g. the fair mean). */
 export function barChart({ title, bars, reference = null, referenceLabel = '', width = 640, height = 260, format = (v) => v }) {
-  const pad = { l: 44, r: 16, t: 28, b: 40 };
+  const pad = { l: 44, r: 16, t: reference === null ? 28 : 60, b: 40 };
   const max = Math.max(1, reference || 0, ...bars.map((b) => b.value)) * 1.1;
   const slot = (width - pad.l - pad.r) / Math.max(1, bars.length);
   const py = (v) => height - pad.b - (v * (height - pad.t - pad.b)) / max;
@@ -46,7 +46,7 @@ export function barChart({ title, bars, reference = null, referenceLabel = '', w
     const y = py(b.value);
     return `<g><rect x="${x}" y="${y}" width="${w}" height="${height - pad.b - y}" fill="${escapeHtml(b.colour || '#56B4E9')}" class="chart-bar"/><text x="${x + w / 2}" y="${y - 6}" text-anchor="middle">${escapeHtml(format(b.value))}</text><text x="${x + w / 2}" y="${height - pad.b + 18}" text-anchor="middle">${escapeHtml(b.label)}</text></g>`;
   }).join('');
-  const ref = reference === null ? '' : `<line x1="${pad.l}" x2="${width - pad.r}" y1="${py(reference)}" y2="${py(reference)}" class="ref"/><text x="${width - pad.r}" y="18" text-anchor="end" class="ref-label">- - ${escapeHtml(referenceLabel)}</text>`;
+  const ref = reference === null ? '' : `<line x1="${pad.l}" x2="${width - pad.r}" y1="${py(reference)}" y2="${py(reference)}" class="ref"/><text x="${pad.l}" y="38" class="ref-label">- - ${escapeHtml(referenceLabel)}</text>`;
   return `<figure class="chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}"><text x="${pad.l}" y="18" class="chart-title">${escapeHtml(title)}</text><line x1="${pad.l}" x2="${width - pad.r}" y1="${height - pad.b}" y2="${height - pad.b}" class="axis"/>${rects}${ref}</svg></figure>`;
 }
 

@@ -225,7 +225,8 @@ def test_a_fight_to_a_surrender_is_told_on_both_phones_and_on_the_tv(table: dict
     expect(strip(d)).to_contain_text(a_name)
     expect(d.page.locator("#now-surrendered")).to_be_visible()
     expect(d.page.locator("#accept-surrender")).to_have_count(0)  # no disabled "accept" for who offered
-    expect(tv.page.locator(".screen-combat")).to_contain_text(f"{d_name} offers to surrender.")
+    offered_on_tv = f"{d_name} offers to surrender — waiting for {a_name} to accept"
+    expect(tv.page.locator(".screen-combat")).to_contain_text(offered_on_tv)
     top_shot(a, "story-surrender-offered")
     handed = next(p for p in state_of(table)["players"] if p["id"] == table["ids"][defender])["resources"]
     offered.locator("#do-accept-surrender").click()
@@ -350,7 +351,7 @@ def test_a_tap_that_went_stale_while_offline_is_explained_in_words(table: dict[s
     act(table, active, {"type": "withdraw", "offer_id": offer["id"]})
     version = state_of(table)["version"]
     device.context.set_offline(False)
-    note = device.page.locator(".now-item.alert")
+    note = device.page.locator(".now-item.alert", has_text=offer["id"])  # beside the moment of the withdrawal
     expect(note).to_contain_text(offer["id"])
     expect(note).to_contain_text("M1")
     assert state_of(table)["version"] == version  # the stale tap changed nothing

@@ -75,6 +75,13 @@ const RESOURCE_CHANGES = {
   ResourcesAdjusted: (e, r, k) => { r[e.player] = plus(r[e.player], e.resources, k); },
 };
 
+/** What the given events did to each player's resources: {pid: {resource: n}}. */
+export function changesOf(events) {
+  const res = {};
+  for (const e of events) RESOURCE_CHANGES[e.type]?.(e, res, 1);
+  return res;
+}
+
 /**
  * Per player and round: total resources held and the quest level reached (0 Bronze … 3 done).
  * Returns {players: [{id, name, character}], rounds: [1, 2, …], resources: {pid: [...]}, levels: {pid: [...]}}.

@@ -25,6 +25,16 @@ function rememberStarted(code) {
   } catch { /* storage blocked: the screen asks again after a reload */ }
 }
 
+/** Load a page's own style sheet once; resolves when it applies (or failed: the page draws anyway). */
+export function loadSheet(href) {
+  const there = document.querySelector(`link[href="${href}"]`);
+  if (there) return there.sheet ? Promise.resolve() : new Promise((done) => { there.addEventListener('load', done); there.addEventListener('error', done); });
+  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
+  const loaded = new Promise((done) => { link.onload = done; link.onerror = done; });
+  document.head.append(link);
+  return loaded;
+}
+
 export function speak(text) {
   if (!('speechSynthesis' in window) || !text) return;
   const utterance = new SpeechSynthesisUtterance(text);

@@ -1,124 +1,126 @@
-// The shared screen (TV or tablet, landscape, public view, no token): whose turn, the last roll, the
-// event, the fight shot by shot and how it ended, every player's ships and quests, the table's story
-// large, and the moments that matter read aloud (the fight's outcome, the event, undo, the winner).
-import { html, render, trusted } from '../../html.js';
-import { t, tx } from '../../i18n.js';
-import { activePlayer, allowance, playerById } from '../../logic/quest1607.js';
-import { formatResources, shotText } from '../../logic/format.js';
-import { outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
-import { diceDistribution, lastRoll } from '../../logic/stats.js';
-import { story } from '../../logic/story.js';
-import { barChart } from '../../charts.js';
-import { dieSvg, paintSwatches, swatch } from '../../ui.js';
-import { animateDice, broughtBy } from './dice.js';
-import { feed } from '../parts.js';
-import { SharedScreen } from '../tv.js';
+// The shared screen (TV or tablet, landscape, public view, no token): whose turn it is and what just
+// happened, the last roll, the event, the fight shot by shot with whom the table waits for, how it
+// ended, every player's ships and quests, the table's story large, and the moments that matter read
+// aloud. It draws in place (morph), one component per section (screen_parts.js). The headline's words,
+// the fight and the end, the dice's tumble and the chart load beside the page and are drawn as they
+// come. A TV never scrolls and cuts nothing: what does not fit gives way whole, the least needed first.
+import { html } from '../../html.js';
+import { t } from '../../i18n.js';
+import { morph } from '../../morph.js';
+import { tellers } from '../../logic/quest1607_table.js';
+import { paintSwatches } from '../../ui.js';
+import { SharedScreen, loadSheet } from '../tv.js';
+import { EventPanel, RollPanel, head, outcomePanel, playersPanel, side } from './screen_parts.js';
 
-const SHOTS_SHOWN = 4;
-const FEED_LINES = 9;
+/** Wider than this, a shared screen is a TV that shows everything at once (tv.css agrees). */
+const WIDE = 1100;
+
+/**
+ * While `box` holds more than it shows (or the page is taller than the screen), the next of `steps`
+ * gives way: each takes away or shrinks one whole thing and says whether it could.
+ */
+function giveWay(box, steps) {
+  if (!box) return;
+  const over = () => box.scrollHeight > box.clientHeight + 1 || document.documentElement.scrollHeight > window.innerHeight;
+  for (const step of steps) {
+    while (over() && step()) { /* one more thing gave way */ }
+  }
+}
+
+/** What gives way first in each column of a TV, one whole thing at a time. */
+function fit(root) {
+  if (window.innerWidth <= WIDE) return;
+  const gone = (selector) => () => {
+    const el = root.querySelector(selector);
+    if (el) el.remove();
+    return Boolean(el);
+  };
+  const mark = (selector, cls) => () => {
+    const el = root.querySelector(`${selector}:not(.${cls})`);
+    if (el) el.classList.add(cls);
+    return Boolean(el);
+  };
+  const last = (selector, least) => () => {
+    const all = root.querySelectorAll(selector);
+    if (all.length <= least) return false;
+    all[all.length - 1].remove();
+    return true;
+  };
+  const fewerShots = () => { // an older shot gives way, and the line that counts those not shown says so
+    const shots = root.querySelectorAll('#q-fight .q-shots li');
+    const earlier = root.querySelector('#q-earlier');
+    if (shots.length <= 1 || !earlier) return false;
+    shots[shots.length - 1].remove();
+    const hidden = Number(earlier.dataset.shots) - shots.length + 1;
+    earlier.hidden = false;
+    earlier.textContent = `… ${t('earlier_shots', { n: hidden })}`;
+    return true;
+  };
+  giveWay(root.querySelector('#q-main'), [fewerShots, mark('#q-roll', 'compact'),
+    gone('#q-fight ~ #q-roll, #q-roll.previous'), mark('#q-event', 'compact'), gone('#q-roll'), gone('#q-event')]);
+  giveWay(root.querySelector('#q-players'), ['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)));
+  giveWay(root.querySelector('#q-side'), [last('#q-side .feed-lines li', 4), gone('#q-chart'), last('#q-side .feed-lines li', 1)]);
+}
+
+/**
+ * Draw again when an element `selectors` names changes its height by itself (a player's "away" mark,
+ * "waiting for" someone away: elements that draw their own content), so the screen fits again.
+ */
+function watchSize(root, selectors, redraw) {
+  if (!('ResizeObserver' in window)) return () => {};
+  const heights = new Map();
+  let queued = 0;
+  const observer = new ResizeObserver((entries) => {
+    const changed = entries.some((e) => heights.has(e.target) && heights.get(e.target) !== e.contentRect.height);
+    for (const e of entries) heights.set(e.target, e.contentRect.height);
+    if (changed && !queued) queued = requestAnimationFrame(() => { queued = 0; redraw(); });
+  });
+  const follow = () => selectors.map((s) => root.querySelector(s)).filter((el) => el && !heights.has(el)).forEach((el) => {
+    heights.set(el, null);
+    observer.observe(el);
+  });
+  const added = new MutationObserver(follow);
+  added.observe(root, { childList: true, subtree: true });
+  return () => { observer.disconnect(); added.disconnect(); cancelAnimationFrame(queued); };
+}
 
 export async function mount(root, { code }) {
+  const sheet = loadSheet('/css/tv.css');
   let state = null;
   let session;
-  let shownEvent = null;
-  let lastKey = null;
+  const later = {}; // what loads beside the page: each module once it has come
   const tv = new SharedScreen(code, tellers, () => draw());
-
-  function playerPanel(p) {
-    const rs = session.ruleset;
-    const active = state.turn && state.turn.player === p.id;
-    const per = (state.options && state.options.quests_per_level) || (rs.quests_per_level && rs.quests_per_level.default) || 2;
-    return html`<article class="sp ${active ? 'active' : ''}">
-      <header>${swatch(rs, p.character)} <strong class="sp-name">${p.name}</strong>${active ? html`<span class="tag now">▶ ${t('playing_now')}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
-      <div class="sp-ships">${p.ships.map((s) => html`<div class="mini-ship"><span class="ship-no">${s.number}</span>
-        <span title="${t('cannons')}">${t('cannons')} ${s.cannons}</span><span>${t('sails')} ${s.sails}</span><span>${t('crew')} ${s.crew}</span></div>`)}</div>
-      <p class="sp-quests">${['bronze', 'silver', 'gold'].map((l) => html`<span class="level level-${l} ${p.level === l ? 'current' : ''}">${t(l)} ${p.completed[l] || 0}/${per}</span>`)} · ${t('quest_count', { n: p.quest_count ?? 0 })}</p>
-      <p class="sp-res">${formatResources(p.resources, ' · ')}</p>
-    </article>`;
-  }
-
-  /** The fight: the newest shot first and biggest, then a few before it (the TV shows no scrollbar). */
-  function combatPanel() {
-    const c = state.combat;
-    if (!c) return '';
-    const a = playerById(state, c.attacker.player);
-    const d = playerById(state, c.defender.player);
-    const shown = c.shots.slice(-SHOTS_SHOWN).reverse();
-    return html`<section class="screen-combat" aria-live="polite"><h2>${t('combat')}: ${a.name} ${t('vs')} ${d.name}</h2>
-      ${c.stage === 'firing' || c.stage === 'surrender_offered' ? html`<p class="shooter">${t('shooter', { name: (playerById(state, c.shooter) || {}).name || '?' })}</p>` : ''}
-      ${c.stage === 'surrender_offered' ? html`<p class="surrender-by">${t('surrender_by', { name: (playerById(state, c.surrendering) || {}).name || '?' })}</p>` : ''}
-      ${c.sunk ? html`<p class="sunk">${t('sunk')} ${(playerById(state, c.sunk) || {}).name || ''}</p>` : ''}
-      ${c.shots.length > SHOTS_SHOWN ? html`<p class="muted earlier">… ${t('earlier_shots', { n: c.shots.length - SHOTS_SHOWN })}</p>` : ''}
-      <ol class="shots" reversed start="${c.shots.length}">${shown.map((s, i) => {
-        const shooter = playerById(state, s.shooter && s.shooter.player ? s.shooter.player : s.shooter);
-        const roll = s.to_hit && typeof s.to_hit === 'object' ? s.to_hit.value : s.to_hit;
-        return html`<li class="${i === 0 ? 'latest' : ''}">${dieSvg(roll, 'white', '')} ${shotText(s, shooter ? shooter.name : '?', session.ruleset)}</li>`;
-      })}</ol></section>`;
-  }
-
-  /** How the last fight ended, while it is this turn's news: who won, what changed hands. */
-  function outcomePanel() {
-    const events = session.log.all();
-    const end = outcome(events, state);
-    if (!outcomeIsFresh(end, events)) return '';
-    return html`<section class="screen-combat screen-outcome" aria-live="polite"><h2>${t('outcome_h')}</h2><p>${outcomeText(end, state)}</p></section>`;
-  }
-
-  /** Before this turn's roll, the table still sees the last one, and whose it was. */
-  function previousRoll(roll) {
-    if (!roll || !roll.dice) return html`<p class="muted">${t('no_roll')}</p>`;
-    const who = playerById(state, roll.player);
-    return html`<div class="previous"><p class="muted">${t('last_roll')}: ${who ? who.name : '?'}</p>
-      ${dieSvg(roll.dice.move.value, 'move', t('movement'))}${roll.dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}
-      <p class="muted">${t('brought')}: ${formatResources(roll.gains)}</p></div>`;
-  }
+  const roll = new RollPanel();
+  const event = new EventPanel();
 
   function draw() {
     if (!state) return;
-    const rs = session.ruleset;
-    const active = activePlayer(state);
-    const dice = state.turn && state.turn.dice;
-    const events = session.log.all();
-    const ctx = { state, ruleset: rs, events };
-    const roll = lastRoll(events);
-    const dist = diceDistribution(events);
-    const totalDice = dist.all.reduce((a, b) => a + b, 0);
-    render(root, html`<div class="screen">
-      ${tv.control()}
-      <section class="screen-main">
-        <h1 class="screen-turn" aria-live="polite">${state.phase === 'lobby' ? t('lobby')
-          : state.phase === 'finished' ? t('winner', { name: (playerById(state, state.winner) || {}).name || '?' })
-          : html`${swatch(rs, active.character, false)} ${t('turn_of', { name: active.name })} <small>${t('round', { n: state.round })}</small>`}</h1>
-        <waiting-for class="screen-waiting"></waiting-for>
-        <div class="screen-roll"><div class="dice-row big" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : previousRoll(roll)}</div>
-          ${dice ? html`<p>${t('brought')}: <strong>${formatResources(broughtBy(roll && roll.dice && roll.dice.move.index === dice.move.index ? roll : null, state, rs))}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p>` : ''}</div>
-        ${state.event ? html`<section class="screen-event" aria-live="assertive"><h2>${t('event')} ${state.event.id}: ${tx(state.event.title)}</h2><p>${tx(state.event.text)}</p></section>` : ''}
-        ${state.combat ? combatPanel() : outcomePanel()}
-      </section>
-      <section class="screen-players" aria-label="${t('players')}">${state.players.map(playerPanel)}</section>
-      <aside class="screen-side">
-        ${tv.joinCode(state)}
-        ${feed(tv.told(story(events, tellers, ctx, { limit: FEED_LINES }), FEED_LINES), { big: true })}
-        <div class="screen-chart">${trusted(barChart({
-          title: `${t('dice_dist')} (${t('throws', { n: totalDice })})`,
-          bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),
-          reference: totalDice / 6, referenceLabel: t('expected'), width: 420, height: 200,
-        }))}</div>
-      </aside>
+    const view = { state, ruleset: session.ruleset, events: session.log.all(), tv, later };
+    const { fight } = later;
+    const c = state.combat;
+    const fighting = c && fight ? fight.fightPanel(view) : '';
+    morph(root, html`<div class="screen q-screen">
+      ${head(view)}
+      <section class="q-main" id="q-main">${state.phase === 'lobby' ? tv.joinCode(state) : ''}${state.phase === 'finished' && fight ? fight.finalPanel(view) : ''}${c
+        ? html`${fighting}${event.markup(view)}${roll.markup(view)}`
+        : html`${outcomePanel(view)}${roll.markup(view)}${event.markup(view)}`}</section>
+      ${playersPanel(view)}
+      ${side(view)}
     </div>`);
     paintSwatches(root);
-    const key = dice ? dice.move.index : null;
-    if (key !== null && lastKey !== null && key !== lastKey) animateDice(root.querySelector('#dice-row'), dice);
-    lastKey = key;
-    // E1: a new event glows (it is read aloud with the other moments)
-    const eventId = state.event ? state.event.id : '';
-    if (shownEvent !== null && eventId && eventId !== shownEvent) root.querySelector('.screen-event')?.classList.add('fresh');
-    shownEvent = eventId;
-    tv.fitStory(root);
-    tv.announce(session.log, state.version, ctx);
+    // the elements that draw themselves (views/seats.js) stay in place: they draw this state too
+    root.querySelectorAll('waiting-for, away-mark, seat-handover').forEach((el) => el.update && el.update());
+    roll.after(root, view);
+    event.after(root, view);
+    fit(root);
+    tv.announce(session.log, state.version, { state, ruleset: session.ruleset, events: view.events });
   }
 
+  const beside = { news: import('./news.js'), fight: import('./screen_fight.js'), dice: import('./dice.js'), charts: import('../../charts.js') };
+  for (const [name, loading] of Object.entries(beside)) loading.then((m) => { later[name] = m; draw(); });
+  await sheet;
+  const stop = watchSize(root, ['#q-head', '#q-cards'], draw);
   let page;
   ({ session, page } = await tv.open((s) => { state = s; draw(); }, draw));
-  return page;
+  return { ...page, unmount: () => { stop(); page.unmount(); } };
 }

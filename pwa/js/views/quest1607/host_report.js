@@ -1,0 +1,26 @@
+// The host panel's report (loaded beside the panel: it sits below the first screenful while the game
+// runs): the resources and quest levels of each player over the rounds, and each player's dice luck,
+// folded from the event stream.
+import { html, trusted } from '../../html.js';
+import { t } from '../../i18n.js';
+import { playerById } from '../../logic/quest1607.js';
+import { luckPerPlayer, timeline } from '../../logic/stats.js';
+import { barChart, lineChart } from '../../charts.js';
+import { characterStyle } from '../../ui.js';
+
+/** The report: resources and quest levels over the rounds, and each player's dice luck. */
+export function report({ state, ruleset, events }) {
+  const line = timeline(events);
+  const luck = luckPerPlayer(events);
+  const colour = (pid) => characterStyle(ruleset, (playerById(state, pid) || {}).character).colour;
+  const rounds = line.rounds.map(String);
+  const size = { width: 480, height: 280 };
+  const res = lineChart({ ...size, title: t('res_over_rounds'), x: rounds,
+    series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.resources[p.id] || [] })) });
+  const levels = lineChart({ ...size, title: t('levels_over_rounds'), x: rounds, yLabels: [t('bronze'), t('silver'), t('gold'), t('done')],
+    series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.levels[p.id] || [] })) });
+  const dice = barChart({ ...size, title: t('dice_luck'), reference: 3.5, referenceLabel: `${t('expected')} 3.5`, format: (v) => v.toFixed(2),
+    bars: state.players.map((p) => ({ label: `${p.name} (${(luck[p.id] || { dice: 0 }).dice})`, value: (luck[p.id] || { mean: 0 }).mean, colour: colour(p.id) })) });
+  return html`<section class="card report" id="report"><h2>${state.phase === 'finished' ? t('report') : t('report_so_far')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
+}
+
