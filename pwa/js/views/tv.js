@@ -35,7 +35,7 @@ export function loadSheet(href) {
   return loaded;
 }
 
-export function speak(text) {
+function speak(text) {
   if (!('speechSynthesis' in window) || !text) return;
   const utterance = new SpeechSynthesisUtterance(text);
   utterance.lang = lang() === 'nl' ? 'nl-NL' : 'en-GB';

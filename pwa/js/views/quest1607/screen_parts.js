@@ -97,7 +97,7 @@ function levels(p, per) {
 }
 
 /** One player's card: flag, name and land, playing now (or the winner), ships, quests, resources. */
-export function playerCard({ state, ruleset, later }, p) {
+function playerCard({ state, ruleset, later }, p) {
   const per = (state.options && state.options.quests_per_level) || 2;
   const playing = state.phase === 'playing' && state.turn && state.turn.player === p.id;
   const won = state.phase === 'finished' && state.winner === p.id;
