@@ -19,11 +19,16 @@ const WIDE = 1100;
  * While `box` holds more than it shows (or the page is taller than the screen), the next of `steps`
  * gives way: each takes away or shrinks one whole thing and says whether it could.
  */
-function giveWay(box, steps) {
+function giveWay(box, steps, back = []) {
   if (!box) return;
   const over = () => box.scrollHeight > box.clientHeight + 1 || document.documentElement.scrollHeight > window.innerHeight;
   for (const step of steps) {
     while (over() && step()) { /* one more thing gave way */ }
+  }
+  for (const [el, cls] of back) { // what shrank early comes back if what went later made the room
+    if (!el || !el.classList.contains(cls)) continue;
+    el.classList.remove(cls);
+    if (over()) el.classList.add(cls);
   }
 }
 
@@ -57,7 +62,8 @@ function fit(root) {
     return true;
   };
   giveWay(root.querySelector('#q-main'), [fewerShots, mark('#q-roll', 'compact'),
-    gone('#q-fight ~ #q-roll, #q-roll.previous'), mark('#q-event', 'compact'), gone('#q-roll'), gone('#q-event')]);
+    gone('#q-fight ~ #q-roll, #q-roll.previous'), mark('#q-event', 'compact'), gone('#q-roll'), gone('#q-event')],
+  [[root.querySelector('#q-event'), 'compact'], [root.querySelector('#q-roll'), 'compact']]);
   giveWay(root.querySelector('#q-players'), ['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)));
   giveWay(root.querySelector('#q-side'), [last('#q-side .feed-lines li', 4), gone('#q-chart'), last('#q-side .feed-lines li', 1)]);
 }
