@@ -1,6 +1,6 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v17';
+const VERSION = 'shipmate-v18';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
@@ -14,7 +14,7 @@ const SHELL = [
   // Seats and presence: loaded beside every game page (import()), with their own sheet.
   '/js/views/seats.js', '/js/views/seat_strings.js', '/js/logic/seats.js', '/css/seats.css',
   // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).
-  '/js/morph.js', '/js/views/cards.js', '/js/views/phone_cards.js', '/js/views/screens.js', '/js/logic/moments.js',
+  '/js/morph.js', '/js/views/cards.js', '/js/views/phone_cards.js', '/js/views/host_panel.js', '/js/views/screens.js', '/js/logic/moments.js',
   '/js/logic/serenissima.js', '/js/logic/serenissima_table.js', '/js/logic/serenissima_moments.js', '/js/views/serenissima/strings.js',
   '/js/views/serenissima/parts.js', '/js/views/serenissima/player.js', '/js/views/serenissima/screen.js', '/js/views/serenissima/host.js',
   '/js/views/serenissima/forms.js', '/js/views/serenissima/form_strings.js', '/css/serenissima.css',

@@ -11,7 +11,7 @@ export { nameOf, playerById };
 export const step = (state) => (state && state.round_phase ? state.round_phase.number : 0);
 
 export function portById(ruleset, id) { return (ruleset.ports || []).find((p) => p.id === id) || null; }
-export function seaById(ruleset, id) { return (ruleset.sea_areas || []).find((s) => s.id === id) || null; }
+function seaById(ruleset, id) { return (ruleset.sea_areas || []).find((s) => s.id === id) || null; }
 export function goodName(ruleset, id) {
   const good = (ruleset.goods || []).find((g) => g.id === id);
   return good ? tx(good.name) : String(id);
@@ -59,7 +59,7 @@ export function startCheck(state, ruleset) {
   });
 }
 
-export function endGameCheck(state) {
+function endGameCheck(state) {
   const host = hostOnly(state);
   return host.ok ? playing(state) : host;
 }
@@ -176,7 +176,7 @@ export function moveCheck(state, me) {
 }
 
 /** SE16: the sea areas where both players have a galley. */
-export function sharedSeas(state, a, b) {
+function sharedSeas(state, a, b) {
   const pa = playerById(state, a);
   const pb = playerById(state, b);
   if (!pa || !pb) return [];
@@ -217,9 +217,9 @@ export function acceptCheck(state, ruleset, me, offer) {
   return own >= offer.price ? OK : no('SE16', 'se_r_ducats', { n: own, m: offer.price });
 }
 
-export function declineCheck(state, me, offer) { return openOffer(state, me, offer, 'to'); }
+function declineCheck(state, me, offer) { return openOffer(state, me, offer, 'to'); }
 
-export function withdrawCheck(state, me, offer) { return openOffer(state, me, offer, 'from'); }
+function withdrawCheck(state, me, offer) { return openOffer(state, me, offer, 'from'); }
 
 export function finishCheck(state, me) {
   const base = playing(state);

@@ -45,7 +45,7 @@ export function saleOffered(events, id) {
  * Who acts first after `version` in the phase then running (SE11): the first in that round's turn
  * order who had not finished the phase. Looked back for in the events, so an old line stays true.
  */
-export function activeAfter(events, version) {
+function activeAfter(events, version) {
   const undone = undoneVersions(events);
   let order = [];
   let finished = new Set();

@@ -167,12 +167,12 @@ export function startCheck(state, ruleset) {
     ? no('VV20', 'r_players', { n: least, m: state.players.length }) : OK));
 }
 
-export const displayCheck = (state) => hostStage(state, 'display', 'VV2');
-export const turnOrderCheck = (state) => hostStage(state, 'order', 'VV13');
-export const closePurchasesCheck = (state) => hostStage(state, 'purchase', 'VV14');
+const displayCheck = (state) => hostStage(state, 'display', 'VV2');
+const turnOrderCheck = (state) => hostStage(state, 'order', 'VV13');
+const closePurchasesCheck = (state) => hostStage(state, 'purchase', 'VV14');
 
 /** VV20: the host sets a player's gold while the game runs. */
-export function setGoldCheck(state) {
+function setGoldCheck(state) {
   const host = hostOnly(state);
   if (!host.ok) return host;
   return state.phase === 'playing' ? OK : no('VV20', 'vv_r_not_running');

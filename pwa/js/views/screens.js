@@ -15,7 +15,7 @@ const overflows = () => document.documentElement.scrollHeight > window.innerHeig
   || document.documentElement.scrollWidth > window.innerWidth;
 
 /** Fit the TV page in `root` to one screen; `least` story lines stay while anything else can go. */
-export function fitScreen(root, tv, least) {
+function fitScreen(root, tv, least) {
   if (window.innerWidth <= WIDE) return;
   const main = root.querySelector('[data-fill]');
   if (main) {

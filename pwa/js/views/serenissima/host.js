@@ -9,7 +9,7 @@ import { undoCheck } from '../../logic/checks.js';
 import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { toast } from '../../ui.js';
-import { CardPage } from '../cards.js';
+import { hostPanel } from '../host_panel.js';
 import { labelOf } from '../phone_cards.js';
 import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
 import { bidsPanel, ledger, positionsPanel, ready, tracker } from './parts.js';
@@ -63,15 +63,6 @@ const table = {
   },
 };
 
-export async function mount(root, { code }) {
-  const hostToken = tokensFor(code).host;
-  if (!hostToken) {
-    root.innerHTML = String(html`<section class="card"><p>${t('not_joined')}</p><a class="button" data-link href="/join/${code}">${t('join')}</a></section>`);
-    return {};
-  }
-  let state = null;
-  const page = new CardPage(root, [strip, control, table], () => (page.session && state
-    ? { state, ruleset: page.session.ruleset, session: page.session, code, events: page.session.log.all() } : null));
-  await ready;
-  return page.open(code, hostToken, (s) => { state = s; page.draw(); }, 'all');
+export function mount(root, { code }) {
+  return hostPanel(root, [strip, control, table], { code, ready });
 }

@@ -87,21 +87,3 @@ export function ledger(state, ruleset, p, { heading = null } = {}) {
     <h3 class="goods-h">${t('se_goods')}</h3>${goodsList(ruleset, p.goods)}
   </article>`;
 }
-
-/**
- * One player's ledger on the TV, in few lines to read from across the room: ducats and home
- * sailors in one line, a line per galley, the goods in one line (SE2, SE3).
- */
-export function tvLedger(state, ruleset, p) {
-  const goods = Object.entries(p.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} × ${S.goodName(ruleset, g)}`);
-  return html`<article class="ledger tv-ledger ${state.active === p.id ? 'active' : ''}" id="ledger-${p.id}">
-    <header>${swatch(ruleset, p.character)} <strong>${p.name}</strong>
-      ${p.position ? html`<span class="tag">${t('se_position', { p: p.position })}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
-    <p class="tv-stats"><strong id="ducats-${p.id}">${t('se_tv_ducats', { n: p.ducats })}</strong> · ${t('se_tv_home', { n: p.home_sailors })}</p>
-    <ul class="galleys" data-yield="4">${p.galleys.map((g) => {
-      const where = S.galleyPlace(ruleset, g);
-      return html`<li class="galley">${t('se_tv_galley', { g: g.number, where: where.port || where.area, n: g.sailors })}</li>`;
-    })}</ul>
-    <p class="tv-goods">${goods.length ? `${t('se_goods')}: ${goods.join(', ')}` : t('se_no_goods')}</p>
-  </article>`;
-}

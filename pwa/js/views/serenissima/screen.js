@@ -8,9 +8,10 @@ import { t } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { tableNow, tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
+import { swatch } from '../../ui.js';
 import { feed } from '../parts.js';
 import { lastMoment, mountScreen } from '../screens.js';
-import { bidsPanel, positionsPanel, ready, tracker, tvLedger } from './parts.js';
+import { bidsPanel, positionsPanel, ready, tracker } from './parts.js';
 
 const FEED_LINES = 9;
 /** The headline tells a moment while it is among the story's newest lines. */
@@ -26,6 +27,24 @@ function headline({ state, events, ctx }) {
     <p class="head-now" id="head-now">${now}</p>
     ${moment && moment.text !== now ? html`<p class="head-moment" id="head-moment">${moment.text}</p>` : ''}
     <waiting-for class="screen-waiting"></waiting-for></section>`;
+}
+
+/**
+ * One player's ledger on the TV, in few lines to read from across the room: ducats and home
+ * sailors in one line, a line per galley, the goods in one line (SE2, SE3).
+ */
+function tvLedger(state, ruleset, p) {
+  const goods = Object.entries(p.goods || {}).filter(([, n]) => n).map(([g, n]) => `${n} × ${S.goodName(ruleset, g)}`);
+  return html`<article class="ledger tv-ledger ${state.active === p.id ? 'active' : ''}" id="ledger-${p.id}">
+    <header>${swatch(ruleset, p.character)} <strong>${p.name}</strong>
+      ${p.position ? html`<span class="tag">${t('se_position', { p: p.position })}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
+    <p class="tv-stats"><strong id="ducats-${p.id}">${t('se_tv_ducats', { n: p.ducats })}</strong> · ${t('se_tv_home', { n: p.home_sailors })}</p>
+    <ul class="galleys" data-yield="4">${p.galleys.map((g) => {
+      const where = S.galleyPlace(ruleset, g);
+      return html`<li class="galley">${t('se_tv_galley', { g: g.number, where: where.port || where.area, n: g.sailors })}</li>`;
+    })}</ul>
+    <p class="tv-goods">${goods.length ? `${t('se_goods')}: ${goods.join(', ')}` : t('se_no_goods')}</p>
+  </article>`;
 }
 
 function board({ state, ruleset, tv, events, ctx }) {

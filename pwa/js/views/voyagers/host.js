@@ -10,7 +10,8 @@ import { t } from '../../i18n.js';
 import { undoCheck } from '../../logic/checks.js';
 import { story } from '../../logic/story.js';
 import { hostItems, tellers } from '../../logic/voyagers_table.js';
-import { CardPage, later } from '../cards.js';
+import { later } from '../cards.js';
+import { hostPanel } from '../host_panel.js';
 import { StripCard, labelOf } from '../phone_cards.js';
 import { checkedButton, feed, recordNote } from '../parts.js';
 import { bidPanel, displayCards, playersList, rankingTable, ready, yearLine } from './parts.js';
@@ -66,16 +67,8 @@ const board = {
     ${bidPanel(state, rs)}${state.phase === 'finished' ? '' : rankingTable(state, rs)}${playersList(state, rs)}`,
 };
 
-export async function mount(root, { code }) {
-  const hostToken = tokensFor(code).host;
-  if (!hostToken) {
-    root.innerHTML = String(html`<section class="card"><p>${t('not_joined')}</p><a class="button" data-link href="/join/${code}">${t('join')}</a></section>`);
-    return {};
-  }
-  let state = null;
-  const cards = [hostStrip(), control, table, form('DisplayForm'), form('OrderForm'), board, form('GoldForm'), { view: () => html`<seat-handover></seat-handover>` }];
-  const page = new CardPage(root, cards, () => (page.session && state
-    ? { state, ruleset: page.session.ruleset, session: page.session, code, events: page.session.log.all() } : null));
-  await ready;
-  return page.open(code, hostToken, (s) => { state = s; page.draw(); }, 'all');
+export function mount(root, { code }) {
+  const cards = [hostStrip(), control, table, form('DisplayForm'), form('OrderForm'), board, form('GoldForm'),
+    { view: () => html`<seat-handover></seat-handover>` }];
+  return hostPanel(root, cards, { code, ready });
 }

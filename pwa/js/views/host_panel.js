@@ -1,0 +1,24 @@
+// The host panel of Serenissima and Voyagers' Venture: a page of cards (./cards.js) that follows the
+// game as its host, with the whole story.
+import { tokensFor } from '../api.js';
+import { html } from '../html.js';
+import { t } from '../i18n.js';
+import { CardPage } from './cards.js';
+
+/**
+ * The host panel of game `code`: `cards` drawn for the host (ctx: {state, ruleset, session, code,
+ * events}, the whole story), once `ready` (the game's sheet) has loaded. A phone without the host's
+ * token is told so. Resolves to what the router keeps.
+ */
+export async function hostPanel(root, cards, { code, ready }) {
+  const hostToken = tokensFor(code).host;
+  if (!hostToken) {
+    root.innerHTML = String(html`<section class="card"><p>${t('not_joined')}</p><a class="button" data-link href="/join/${code}">${t('join')}</a></section>`);
+    return {};
+  }
+  let state = null;
+  const page = new CardPage(root, cards, () => (page.session && state
+    ? { state, ruleset: page.session.ruleset, session: page.session, code, events: page.session.log.all() } : null));
+  await ready;
+  return page.open(code, hostToken, (s) => { state = s; page.draw(); }, 'all');
+}
