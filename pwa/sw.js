@@ -1,6 +1,6 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v18';
+const VERSION = 'shipmate-v19';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
@@ -11,6 +11,10 @@ const SHELL = [
   // Quest 1607's shared screen, dice device and host panel: the parts they load beside them, and their sheet.
   '/js/views/quest1607/screen_parts.js', '/js/views/quest1607/screen_fight.js', '/js/views/quest1607/screen_strings.js',
   '/js/views/quest1607/news.js', '/js/views/quest1607/fight.js', '/js/views/quest1607/dice_table.js', '/js/views/quest1607/host_report.js', '/css/tv.css',
+  // Quest 1607's phone: its words and its cards (the first screenful's and those it loads beside it).
+  '/js/views/quest1607/strings.js', '/js/views/quest1607/phone/card.js', '/js/views/quest1607/phone/roll.js', '/js/views/quest1607/phone/moments.js',
+  '/js/views/quest1607/phone/fight.js', '/js/views/quest1607/phone/below.js', '/js/views/quest1607/phone/ships.js', '/js/views/quest1607/phone/quests.js',
+  '/js/views/quest1607/phone/trade.js', '/js/views/quest1607/phone/attack.js', '/js/views/quest1607/phone/words.js',
   // Seats and presence: loaded beside every game page (import()), with their own sheet.
   '/js/views/seats.js', '/js/views/seat_strings.js', '/js/logic/seats.js', '/css/seats.css',
   // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).

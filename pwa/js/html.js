@@ -43,16 +43,5 @@ export function render(root, content) {
   }
 }
 
-/** The attributes of a control that may be refused: disabled with its reason, linked for screen readers. */
-export function refusal(check, id, describe) {
-  if (check.ok) return html``;
-  return html` disabled aria-describedby="${id}-why"`;
-}
-
-export function reasonLine(check, id, describe) {
-  if (check.ok) return html``;
-  return html`<p class="why" id="${id}-why">${describe(check)}</p>`;
-}
-
 /** Mark markup built here from numbers and escaped parts (e.g. SVG paths) as safe to insert. */
 export function trusted(markup) { return new SafeHtml(String(markup)); }

@@ -65,12 +65,6 @@ export function explain(check) {
   return check.rule ? `${check.rule} · ${t(check.key, p)}` : t(check.key, p); // a 403 or 409 cites no rule
 }
 
-/** The name of a character from the ruleset, in the current language. */
-export function characterName(ruleset, id) {
-  const c = (ruleset && ruleset.characters || []).find((x) => x.id === id);
-  return c ? tx(c.name) : String(id || '');
-}
-
 /** One shot in words (C4/C5): "Anna rolls 5 (needs 4+): hit · damage 3 → Crew −1". */
 export function shotText(shot, shooterName, ruleset) {
   const value = (d) => (d && typeof d === 'object' ? d.value : d);

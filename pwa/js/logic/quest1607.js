@@ -18,12 +18,18 @@ export function resourceIds(ruleset) {
   return ((ruleset && ruleset.resources) || []).map((r) => (typeof r === 'string' ? r : r.id));
 }
 
+/** The resources a player's stock shows: every basic one, and a land's own only when it is theirs or they hold some. */
+export function stockIds(ruleset, player) {
+  return ((ruleset && ruleset.resources) || []).filter((r) => typeof r === 'string' || !r.land
+    || r.id === player.land_resource || (player.resources[r.id] || 0) > 0).map((r) => (typeof r === 'string' ? r : r.id));
+}
+
 export function activePlayer(state) {
   return state && state.turn ? playerById(state, state.turn.player) : null;
 }
 
 /** The effects of the event in play (E1): the view's `event.effects`, else the ruleset deck's card. */
-export function eventEffects(state, ruleset) {
+function eventEffects(state, ruleset) {
   const event = state && state.event;
   if (!event) return [];
   if (Array.isArray(event.effects)) return event.effects;
@@ -149,7 +155,7 @@ export function canUpgrade(state, ruleset, me, shipNumber, part, payWith) {
 
 export function marketRate(state, ruleset) { return effects(state, ruleset).market_rate; }
 
-export function bankRate(state, ruleset) { return effects(state, ruleset).bank_rate; }
+function bankRate(state, ruleset) { return effects(state, ruleset).bank_rate; }
 
 export function canMarket(state, ruleset, me, give, get) {
   const base = turnCheck(state, me);
@@ -175,7 +181,7 @@ export function canBank(state, ruleset, me, give, get) {
 // ---- quests (Q1–Q3, U5) ----------------------------------------------------------------------
 
 /** The level a player may carry out now (Q2), or 'done'. */
-export function currentLevel(player) {
+function currentLevel(player) {
   return player.level;
 }
 
@@ -304,9 +310,9 @@ export function canAccept(state, ruleset, me, offer) {
   return OK;
 }
 
-export function canDecline(state, me, offer) { return openOffer(state, me, offer, 'to'); }
+function canDecline(state, me, offer) { return openOffer(state, me, offer, 'to'); }
 
-export function canWithdraw(state, me, offer) { return openOffer(state, me, offer, 'from'); }
+function canWithdraw(state, me, offer) { return openOffer(state, me, offer, 'from'); }
 
 export function canEndTurn(state, me) {
   return turnCheck(state, me);
@@ -321,7 +327,7 @@ export function canStart(state, ruleset) {
 }
 
 /** The host corrects a player's resources (never below zero), once the game has started. */
-export function canAdjust(state, player, delta) {
+function canAdjust(state, player, delta) {
   if (!state.host) return forbidden('r_host_only');
   if (state.phase === 'lobby') return no('S5', 'r_phase');
   const have = (playerById(state, player) || {}).resources || {};

@@ -11,7 +11,8 @@ function nameIn(state, pid) {
   return (playerById(state, pid) || {}).name || String(pid || '?');
 }
 
-function goodName(ruleset, good) {
+/** A trade good's name (Q3) from the quest cards that ask for it, else its code. */
+export function goodName(ruleset, good) {
   for (const quest of (ruleset && ruleset.quests) || []) {
     for (const r of quest.requirements || []) if (r.kind === 'cargo' && r.good === good) return tx(r.name);
   }
@@ -19,7 +20,7 @@ function goodName(ruleset, good) {
 }
 
 /** The offer `id` as it was made (OfferMade), found by looking back in the events. */
-function offerMade(events, id) {
+export function offerMade(events, id) {
   for (let i = events.length - 1; i >= 0; i -= 1) {
     const e = events[i];
     if (e.type === 'OfferMade' && e.offer && e.offer.id === id) return e.offer;
@@ -94,7 +95,7 @@ export const tellers = {
   },
   TurnEnded: (e, ctx) => {
     const parts = [t('told_turn', { name: nameIn(ctx.state, e.player), next: nameIn(ctx.state, e.next) })];
-    if (e.skipped && e.skipped.length) parts.push(t('told_skipped', { names: e.skipped.map((p) => nameIn(ctx.state, p)).join(', ') }));
+    if (e.skipped && e.skipped.length) parts.push(t('told_skipped', { names: e.skipped.map((p) => nameIn(ctx.state, p)).join(', '), n: e.skipped.length }));
     if (e.lapsed && e.lapsed.length) parts.push(t('told_lapsed'));
     const before = [...ctx.events].reverse().find((x) => x.type === 'TurnEnded' && x.version < e.version);
     if (e.round > (before ? before.round : 1)) parts.push(t('told_round', { n: e.round }));
@@ -161,11 +162,14 @@ export function outcomeIsFresh(end, events) {
  * What needs player `me` now, most urgent first: [{id, tone, text, buttons}]. `tone` is 'act'
  * (something to do), 'wait' (someone else decides about you) or 'info'. A button is
  * {id, label, act, data, check?, cls}; the page makes it a real button (`check` refuses it).
- * What concerns only other players is never something to do here.
+ * What concerns only other players is never something to do here; after the end there is only who won.
  */
 export function nowItems(state, ruleset, me, checks) {
   if (!state || state.phase === 'lobby') return [];
-  if (state.phase === 'finished') return [{ id: 'over', tone: 'info', text: t('now_over', { name: nameIn(state, state.winner) }), buttons: [] }];
+  if (state.phase === 'finished') {
+    const won = state.winner === me;
+    return [{ id: 'over', tone: won ? 'act' : 'info', text: won ? t('now_you_won') : t('now_over', { name: nameIn(state, state.winner) }), buttons: [] }];
+  }
   const items = [];
   const player = playerById(state, me);
   const combat = state.combat;
@@ -182,10 +186,8 @@ export function nowItems(state, ruleset, me, checks) {
   }
   const turn = state.turn;
   const mine = turn && turn.player === me;
-  if (mine && !combat) {
-    if (!turn.rolled) items.push({ id: 'roll', tone: 'act', text: t('now_roll'), buttons: [{ id: 'do-roll', label: t('roll'), act: 'roll', data: {}, check: checks.roll(), cls: 'primary' }] });
-    else items.push({ id: 'turn', tone: 'act', text: t('now_turn', { n: allowance(state, player) }), buttons: [] });
-  }
+  if (mine && !combat) items.push(...turnItems(state, player, checks));
+  else if (player && player.level === 'done' && !combat) items.push({ id: 'win', tone: 'info', text: t('now_win_later'), buttons: [] });
   if (player && player.skip_turns > 0) {
     const why = player.skip_reason || {};
     const key = why.rule === 'C8' ? 'now_skip_c8' : 'now_skip_c7';
@@ -202,13 +204,28 @@ export function nowItems(state, ruleset, me, checks) {
   return items;
 }
 
+/** The active player's own turn: roll first; then sail, trade, build — or, all Gold done, win (V1). */
+function turnItems(state, player, checks) {
+  const items = [];
+  if (!state.turn.rolled) items.push({ id: 'roll', tone: 'act', text: t('now_roll'), buttons: [{ id: 'do-roll', label: t('roll'), act: 'roll', data: {}, check: checks.roll(), cls: 'primary' }] });
+  if (player.level === 'done') {
+    const edge = { id: 'do-edge', label: t('reach_edge'), act: 'reach_edge', data: {}, check: checks.reachEdge(), cls: 'primary' };
+    items.push({ id: 'win', tone: 'act', text: t('now_win', { button: t('reach_edge') }), buttons: [edge] });
+  } else if (state.turn.rolled) {
+    items.push({ id: 'turn', tone: 'act', text: t('now_turn', { n: allowance(state, player) }), buttons: [] });
+  }
+  return items;
+}
+
+/**
+ * The fight, for its two sides: whose shot it is, a surrender to accept (then nobody fires: C8),
+ * what the sunk keeps and the winner fishes (C7). The defender may offer to surrender from here.
+ */
 function fightItems(state, ruleset, me, combat, checks) {
   const side = combat.attacker.player === me ? 'attacker' : combat.defender.player === me ? 'defender' : null;
   if (!side) return [];
-  const other = side === 'attacker' ? combat.defender : combat.attacker;
-  const own = side === 'attacker' ? combat.attacker : combat.defender;
+  const [own, other] = side === 'attacker' ? [combat.attacker, combat.defender] : [combat.defender, combat.attacker];
   const otherName = nameIn(state, other.player);
-  const fire = { id: 'do-fire', label: t('fire'), act: 'fire', data: {}, check: checks.fire(), cls: 'danger' };
   if (combat.stage === 'salvage') {
     if (combat.sunk === me) return [{ id: 'keep', tone: 'act', text: t('now_keep', { n: combat.keep }), buttons: [{ id: 'do-keep', label: t('now_choose'), href: '#combat-h', cls: 'primary' }] }];
     return [{ id: 'keep', tone: 'wait', text: t('now_wait_keep', { name: otherName }), buttons: [] }];
@@ -217,24 +234,18 @@ function fightItems(state, ruleset, me, combat, checks) {
     if (combat.winner === me) return [{ id: 'fish', tone: 'act', text: t('now_fish', { n: fishCount(state, ruleset) }), buttons: [{ id: 'do-fish', label: t('now_choose'), href: '#combat-h', cls: 'primary' }] }];
     return [{ id: 'fish', tone: 'wait', text: t('now_wait_fish', { name: otherName }), buttons: [] }];
   }
-  const myShot = combat.shooter === me;
-  if (combat.stage === 'surrender_offered' && combat.surrendering && combat.surrendering !== me) {
+  if (combat.stage === 'surrender_offered') {
+    if (combat.surrendering === me) return [{ id: 'surrendered', tone: 'wait', text: t('now_you_surrendered', { name: otherName }), buttons: [] }];
     const loser = playerById(state, combat.surrendering);
-    const text = `${t('now_surrender_to_you', { name: otherName, res: res(loser ? loser.resources : {}) })}${myShot ? ` ${t('now_or_fire')}` : ''}`;
-    const buttons = [{ id: 'do-accept-surrender', label: t('accept_surrender'), act: 'accept_surrender', data: {}, check: checks.acceptSurrender(), cls: 'primary' }];
-    if (myShot) buttons.push(fire);
-    return [{ id: 'surrender', tone: 'act', text, buttons }];
+    const accept = { id: 'do-accept-surrender', label: t('accept_surrender'), act: 'accept_surrender', data: {}, check: checks.acceptSurrender(), cls: 'primary' };
+    return [{ id: 'surrender', tone: 'act', text: t('now_surrender_to_you', { name: otherName, res: res(loser ? loser.resources : {}) }), buttons: [accept] }];
   }
-  const items = [];
-  if (combat.stage === 'surrender_offered' && combat.surrendering === me) {
-    items.push({ id: 'surrendered', tone: 'wait', text: t('now_you_surrendered', { name: otherName }), buttons: [] });
+  const surrender = side === 'defender' && checks.surrender().ok ? [{ id: 'do-surrender', label: t('surrender'), act: 'surrender', data: {} }] : [];
+  if (combat.shooter === me) {
+    const fire = { id: 'do-fire', label: t('fire'), act: 'fire', data: {}, check: checks.fire(), cls: 'danger' };
+    return [{ id: 'fire', tone: 'act', text: t('now_fire', { name: otherName, ship: other.ship }), buttons: [fire, ...surrender] }];
   }
-  if (myShot) {
-    items.push({ id: 'fire', tone: 'act', text: t('now_fire', { name: otherName, ship: other.ship }), buttons: [fire] });
-  } else if (!items.length) {
-    const first = side === 'defender' && combat.shots.length === 0;
-    const key = first ? 'now_attacked' : side === 'defender' ? 'now_under_fire' : 'now_return_fire';
-    items.push({ id: 'under-fire', tone: 'wait', text: t(key, { name: otherName, ship: own.ship }), buttons: [] });
-  }
-  return items;
+  const first = side === 'defender' && combat.shots.length === 0;
+  const key = first ? 'now_attacked' : side === 'defender' ? 'now_under_fire' : 'now_return_fire';
+  return [{ id: 'under-fire', tone: 'wait', text: t(key, { name: otherName, ship: own.ship }), buttons: surrender }];
 }

@@ -5,12 +5,18 @@ import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { explain } from '../logic/format.js';
 
-/** A button, or the same button disabled and linked to a line that names the rule and the reason. */
-export function checkedButton(check, id, label, { cls = '', data = {} } = {}) {
+/**
+ * A button, or the same button disabled and linked to a line that names the rule and the reason.
+ * A reason the strip at the top already says (`shared`: not your turn, roll first) is not said
+ * again: the button points at the strip instead.
+ */
+export function checkedButton(check, id, label, { cls = '', data = {}, shared = '' } = {}) {
   const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);
   if (check.ok) return html`<button type="button" id="${id}" class="${cls}"${attrs}>${label}</button>`;
+  const why = explain(check);
+  if (why === shared) return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="now">${label}</button>`;
   return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${id}-why">${label}</button>
-    <p class="why" id="${id}-why">${explain(check)}</p>`;
+    <p class="why" id="${id}-why">${why}</p>`;
 }
 
 /** − n + with the count announced; `path` names the value in data-step. */
@@ -62,7 +68,7 @@ export function nowStrip(who, items) {
 }
 
 /** Scroll the card `hash` names to just below the sticky strip, and put the focus on it. */
-export function reveal(hash) {
+function reveal(hash) {
   const target = document.querySelector(hash);
   if (!target) return;
   const strip = document.getElementById('now');

@@ -1,0 +1,52 @@
+// The dice on a player's phone: this turn's roll, what the white dice brought (T2) and, on your own
+// turn, how far you may sail (T3). A new roll buzzes (the dice tumble big on the TV and the dice
+// device). What the dice brought is in the roll's event; for a roll older than the events the page
+// fetched, views/quest1607/dice.js works it out from the faces (it loads only then).
+import { html } from '../../../html.js';
+import { t } from '../../../i18n.js';
+import { formatResources } from '../../../logic/format.js';
+import * as R from '../../../logic/quest1607.js';
+import { dieSvg, vibrate } from '../../../ui.js';
+
+/** The roll event of `dice` among the events seen (it holds what the white dice brought). */
+function rollOf(events, dice) {
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const e = events[i];
+    if (e.type === 'DiceRolled' && e.dice && e.dice.move.index === dice.move.index) return e;
+  }
+  return null;
+}
+
+export class DiceCard {
+  /** `redraw()` draws the page again (once the dice module has come, for a roll the events do not hold). */
+  constructor(redraw) {
+    this.redraw = redraw;
+    this.dice = null; // views/quest1607/dice.js, once loaded
+    this.shown = undefined; // the roll drawn last (undefined: nothing drawn yet)
+  }
+
+  view({ state, ruleset, me, player, events }) {
+    if (state.phase !== 'playing') return '';
+    const dice = state.turn && state.turn.dice;
+    const roll = dice && rollOf(events, dice);
+    if (dice && !roll) this.load();
+    const brought = roll ? roll.gains : dice && this.dice ? this.dice.broughtBy(null, state, ruleset) : null;
+    return html`<section class="card dicebox" id="dicebox" aria-labelledby="dice-h"><h2 id="dice-h">${t('dice')}</h2>
+      <div class="dice-row" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
+      ${brought ? html`<p class="brought">${t('brought')}: <strong>${formatResources(brought)}</strong></p>` : ''}
+      ${dice && state.turn.player === me ? html`<p class="allowance">${t('allowance', { n: R.allowance(state, player) })}</p>` : ''}
+    </section>`;
+  }
+
+  load() {
+    this.loading = this.loading || import('../dice.js').then((m) => { this.dice = m; this.redraw(); });
+  }
+
+  /** After a draw: a roll that is new since the last draw buzzes. */
+  after({ state }) {
+    const dice = state.phase === 'playing' && state.turn && state.turn.dice;
+    const key = dice ? dice.move.index : null;
+    if (this.shown !== undefined && key !== null && key !== this.shown) vibrate([40, 30, 40, 30, 80]);
+    this.shown = key;
+  }
+}
