@@ -54,6 +54,8 @@ class ServerProcess:
         command = [
             str(GUNICORN), *self.worker, "-w", "1",
             "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
+            # as `shipmate serve`: idle connections kept 75 s, and no control socket shared by all
+            "--keep-alive", "75", "--no-control-socket",
             "shipmate.web:create_app()",
         ]
         with self.log_path.open("wb") as log:

@@ -267,6 +267,10 @@ def gunicorn_settings(options: Options, when_ready: Callable[[Arbiter], None]) -
         "graceful_timeout": 5,
         # The control socket's default path is shared by every gunicorn of the user.
         "control_socket_disable": True,
+        # A phone reuses its connection for its next request; gunicorn's 2 s default closes an idle one
+        # just as that request may be on its way (a busy server reads it late), and the phone then
+        # sees a reset instead of an answer. 75 s outlasts the phones' own idle timeouts.
+        "keepalive": 75,
         "accesslog": None,
         # The banner says what a host needs; gunicorn's own lines (booting, signals) only when wrong.
         "loglevel": "warning",

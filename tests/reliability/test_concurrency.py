@@ -3,9 +3,10 @@
 Every request is answered within 10 s (no lost connection, no timeout), and the stored game stays
 whole: nothing lost, nothing applied twice.
 
-The servers keep idle HTTP connections open for KEEP_ALIVE seconds. With gunicorn's default of 2 s
-(what the test servers and `shipmate serve` ran with), a request now and then was never read: the
-gevent worker's keep-alive timer closed the connection with the request in its buffer, either when
+The servers keep idle HTTP connections open for 75 s, as `shipmate serve` does (the test servers
+are started so too, tests/fixtures_server.py). With gunicorn's default of 2 s, a request now and
+then was never read: the gevent worker's keep-alive timer closed the connection with the request in
+its buffer, either when
 a client reused a connection idle for just under 2 s, or when the busy worker had not read a waiting
 request within 2 s. docs/RELIABILITY.md ("Every request answered") has the runs.
 """
@@ -36,7 +37,6 @@ CLIENTS_PER_PLAYER = 3  # a phone, a tablet and a flaky second tab per captain: 
 HOST_CLIENTS = 2  # and the host's two devices: 20 clients
 LOAD_SECONDS = 60.0  # how long the clients hammer; each stops by itself once it is over
 ANSWER_WITHIN = 10.0  # every request is answered within this (tests.api.client's TIMEOUT too)
-KEEP_ALIVE = 75  # seconds the servers keep an idle connection: longer than any pause here (module doc)
 
 
 @dataclasses.dataclass
@@ -176,7 +176,7 @@ def client(game: Game, token: str, pid: str | None, seed: int, until: float, tal
 def test_twenty_clients_hammer_one_game_for_a_minute_and_every_request_is_answered(
     start_server: StartServer, redis_client: redis.Redis
 ) -> None:
-    servers = [start_server(**TEST_LIMITS, GUNICORN_CMD_ARGS=f"--keep-alive {KEEP_ALIVE}") for _ in range(2)]
+    servers = [start_server(**TEST_LIMITS) for _ in range(2)]
     game = Game.create(servers[0])
     pids = game.seat(PLAYERS)
     for pid in pids:  # supplies, so trades and upgrades happen from the first turn

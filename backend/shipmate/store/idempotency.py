@@ -115,13 +115,14 @@ class Answers:
         self._forget = client.register_script(scripts.FORGET)
         self._leases = Leases(client, client.register_script(scripts.RENEW), claim_lease)
 
-    def remembered(self, code: str, token_hash: str, key: str, wait: float = 15.0) -> Any:
+    def remembered(self, code: str, token_hash: str, key: str, wait: float = 8.0) -> Any:
         """Claim an Idempotency-Key, or return the answer stored under it.
 
         A `Claim` means the caller is first (or takes over from an attempt whose lease lapsed) and
         must store its answer: with `GameStore.act(..., remember=...)` for a change, with `remember`
         for a refusal. A retry that arrives while the first attempt still works (its claim is
-        renewed) waits for that answer; Unavailable when it does not come within `wait` seconds.
+        renewed) waits for that answer; Unavailable when it does not come within `wait` seconds
+        (a 503 the phone retries, sooner than its own 10 s patience runs out).
         """
         name = keys.idempotency(code, token_hash, key)
         deadline = time.monotonic() + wait
