@@ -101,7 +101,8 @@ class Tour:
     def seat(self, game: Game, host: bool = True) -> None:
         """Give the phone the first player's token and the host's phone the host's, for `game`."""
         pid, token = next(iter(game.players.items()))
-        self.phone.remember(game.code, {"player": {"id": pid, "token": token, "name": "Anna"}})
+        name = next(p["name"] for p in game.state()["players"] if p["id"] == pid)
+        self.phone.remember(game.code, {"player": {"id": pid, "token": token, "name": name}})
         if host:
             self.host.remember(game.code, {"host": game.host})
 

@@ -95,6 +95,10 @@ CROPPED = """() => {
 }""".replace("NAME", NAME)
 
 
+OVER = {"quest1607": "The game is over: Anna won", "serenissima": "The game is over",
+        "voyagers": "The game is over"}
+
+
 def opened_at_the_top(page: Page, label: str) -> list[str]:
     """The page is not scrolled, and its first heading shows whole in the first screenful."""
     top = page.evaluate(TOP)
@@ -138,6 +142,10 @@ def test_every_page_opens_at_its_top_takes_a_finger_and_fits_the_tv(browser: Bro
     problems = []
     for stop in tour(browser, base_url, game):
         problems += checked(stop)
+        if (stop.stage, stop.route) == ("finished", "home"):  # the phone's games, told in words
+            games = stop.device.page.locator("#your-games")
+            expect(games).to_contain_text(OVER[game])
+            expect(games).to_contain_text(f"You play as {'Anna' if game != 'voyagers' else 'Captain 1'}, ")
     print("\n".join(problems))
     assert not problems, "\n".join(problems)
 

@@ -224,7 +224,8 @@ class GamesCard {
     if (!g.player) return '';
     const me = state && state.players && state.players.find((p) => p.id === g.player.id);
     const land = me && ruleset && (ruleset.characters || []).find((c) => c.id === me.character);
-    return land ? t('home_you_as', { name: g.player.name, land: tx(land.name) }) : t('home_you', { name: g.player.name });
+    const name = me ? me.name : g.player.name;
+    return land ? t('home_you_as', { name, land: tx(land.name) }) : t('home_you', { name });
   }
 
   item(g) {
