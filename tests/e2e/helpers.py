@@ -79,7 +79,7 @@ class Device:
 
     def shot(self, label: str, full_page: bool = False) -> None:
         SHOTS.mkdir(exist_ok=True)
-        self.page.wait_for_function("!document.querySelector('.rolling')")  # dice at rest
+        self.page.wait_for_function("() => !document.querySelector('.rolling')")  # dice at rest
         self.page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=full_page)
         width = self.page.evaluate("document.documentElement.scrollWidth")
         assert width <= self.page.viewport_size["width"], f"{label}: the page scrolls sideways"
