@@ -68,7 +68,10 @@ function momentOf(e, ctx, me) {
     case 'TurnEnded': return lapsed(e, ctx, me);
     case 'ResourcesAdjusted': return e.player === me
       ? { tone: 'info', text: t('my_adjusted', { delta: formatDelta(e.resources), reason: e.reason }) } : null;
-    case 'ActionUndone': return undoMoment(e, ctx, me, tellers, concerns);
+    case 'ActionUndone': {
+      const said = undoMoment(e, ctx, me, tellers, concerns); // its line ends a sentence: what it changed may follow
+      return said && { ...said, text: /[.!?]$/.test(said.text) ? said.text : `${said.text}.` };
+    }
     default: return null;
   }
 }
