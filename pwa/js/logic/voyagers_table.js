@@ -215,7 +215,8 @@ function overItems(state, me) {
     text = by ? t('vv_now_lost_by', { ...params, by }) : t('vv_now_lost', params);
   }
   else text = t('vv_now_over', { names: listOf(first.map((r) => nameIn(state, r.player))), n });
-  return [{ id: 'over', tone: 'info', text, buttons: [] }];
+  // the winner's phone says so louder (views' sheets give the tone 'won' its look)
+  return [{ id: 'over', tone: mine && mine.place === 1 ? 'won' : 'info', text, buttons: [] }];
 }
 
 /**

@@ -53,8 +53,10 @@ function board({ state, ruleset, tv, events, ctx }) {
     <div class="se-col" data-fit>${state.round ? tracker(state, ruleset) : ''}
       ${state.phase === 'playing' ? bidsPanel(state, ruleset) : ''}
       ${S.step(state) > 1 ? positionsPanel(state, ruleset) : ''}</div>
-    <section class="se-ledgers" aria-labelledby="ledgers-h" data-fit><h2 id="ledgers-h">${t('se_ledgers')}</h2>
-      <div class="ledger-grid">${state.players.map((p) => tvLedger(state, ruleset, p))}</div></section>
+    ${state.phase === 'lobby' ? html`<section class="se-ledgers" aria-labelledby="ledgers-h" data-fit><h2 id="ledgers-h">${t('players_joined')}</h2>
+      <ul class="se-joined">${state.players.map((p) => html`<li>${swatch(ruleset, p.character)} <strong>${p.name}</strong></li>`)}</ul></section>`
+    : html`<section class="se-ledgers" aria-labelledby="ledgers-h" data-fit><h2 id="ledgers-h">${t('se_ledgers')}</h2>
+      <div class="ledger-grid">${state.players.map((p) => tvLedger(state, ruleset, p))}</div></section>`}
     <aside class="screen-side" data-fit>${tv.joinCode(state)}${feed(lines, { big: true })}</aside>
   </div>`;
 }
