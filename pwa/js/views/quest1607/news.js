@@ -5,7 +5,7 @@
 import { t, tx } from '../../i18n.js';
 import { formatDelta, resourcesOrNothing } from '../../logic/format.js';
 import { playerById } from '../../logic/quest1607.js';
-import { tellers } from '../../logic/quest1607_table.js';
+import { offerMade, tellers } from '../../logic/quest1607_table.js';
 import { changesOf } from '../../logic/stats.js';
 import { story } from '../../logic/story.js';
 import './screen_strings.js';
@@ -13,14 +13,7 @@ import './screen_strings.js';
 const res = resourcesOrNothing;
 const nameIn = (state, pid) => (playerById(state, pid) || {}).name || String(pid || '?');
 
-/** The offer `id` as it was made, looking back in the events. */
-function offerMade(events, id) {
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const o = events[i].type === 'OfferMade' && events[i].offer;
-    if (o && o.id === id) return o;
-  }
-  return { from: '?', to: '?', give: {}, get: {} };
-}
+const NO_OFFER = { from: '?', to: '?', give: {}, get: {} };
 
 /** "Bram −2 Wood; Anna +1 Food" (nobody left out whose stock changed), or ''. */
 function changesLine(state, changes) {
@@ -59,11 +52,11 @@ const MOMENTS = {
     return t('news_event', { id: e.event, title: tx(e.title), what });
   },
   OfferDeclined: (e, ctx) => {
-    const o = offerMade(ctx.events, e.offer_id);
+    const o = offerMade(ctx.events, e.offer_id) || NO_OFFER;
     return t('news_declined', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to), give: res(o.give), get: res(o.get) });
   },
   OfferWithdrawn: (e, ctx) => {
-    const o = offerMade(ctx.events, e.offer_id);
+    const o = offerMade(ctx.events, e.offer_id) || NO_OFFER;
     return t('news_withdrawn', { from: nameIn(ctx.state, o.from), to: nameIn(ctx.state, o.to), give: res(o.give), get: res(o.get) });
   },
   TurnEnded: (e, ctx) => [
