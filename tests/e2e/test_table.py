@@ -327,8 +327,8 @@ def test_completing_a_quest_announces_an_event_on_the_screen(table: dict[str, An
             page.locator(f"#step-{quest['id']}-{index}").click()
             expect(page.locator(f"#step-{quest['id']}-{index}")).to_have_count(0)
         elif requirement["kind"] == "cargo":
-            page.locator(f"#step-{quest['id']}-{index}").click()  # loaded
-            expect(page.locator(f"#step-{quest['id']}-{index}")).to_contain_text("Delivered")
+            page.locator(f"#step-{quest['id']}-{index}").click()  # loaded onto ship 1
+            expect(page.locator(f"#step-{quest['id']}-{index}")).to_contain_text("Deliver")
             page.locator(f"#step-{quest['id']}-{index}").click()  # delivered
             expect(page.locator(f"#step-{quest['id']}-{index}")).to_have_count(0)
     table["host"].shot("player-host-quest")
