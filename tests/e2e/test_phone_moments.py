@@ -169,7 +169,8 @@ def test_the_hosts_correction_and_undo_are_told_to_whom_they_touched(table: dict
     moment(cas, "The host corrected your resources: +3 Food — “found a crate”.")
     top_shot(cas, "moments-cas-adjusted")
     page.get_by_role("button", name="Undo last action").click()
-    moment(cas, "The host took back: The host corrects Cas: +3 Food — “found a crate”. Your resources: −3 Food.")
+    moment(cas, "The host took back: The host corrects Cas: +3 Food — “found a crate”. "
+                "Your resources: −3 Food.")
     expect(strip(cas)).not_to_contain_text("The host corrected your resources")  # taken back
     expect(strip(anna)).not_to_contain_text("The host")  # it did not touch Anna
     top_shot(cas, "moments-cas-undone")
