@@ -3,7 +3,10 @@
 import { tokensFor } from '../api.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
-import { CardPage } from './cards.js';
+import { CardPage, later } from './cards.js';
+
+/** The first evening's checklist as a card (./guide.js, loaded after the first screenful). */
+export const guideCard = () => later(() => import('./guide.js').then((m) => m.ready.then(() => m.hostCard)));
 
 /**
  * The host panel of game `code`: `cards` drawn for the host (ctx: {state, ruleset, session, code,

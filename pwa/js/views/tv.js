@@ -102,6 +102,13 @@ export class SharedScreen {
     this.spokenUpTo = latest;
   }
 
+  /** The first evening's guide while the table is on it (./guide.js loads once a state may need it). */
+  guide(state, ruleset) {
+    if (!state.guide || state.guide.skipped || state.phase === 'finished') return '';
+    if (!this.guiding) this.guiding = import('./guide.js').then((m) => m.ready.then(() => { this.guidePanel = m.tvPanel; this.redraw(); }));
+    return this.guidePanel ? this.guidePanel(state, ruleset) : '';
+  }
+
   /** How to join: the QR code large in the lobby; during play only the code, small. */
   joinCode(state) {
     if (state.phase !== 'lobby') return html`<p class="screen-code">${t('join_code')} <span class="mono">${this.code}</span></p>`;

@@ -112,6 +112,7 @@ export async function mount(root, { code }) {
   }
   const adjust = new AdjustForm();
   let report = () => ''; // the report's charts, once host_report.js has come (they are below the first screenful)
+  let guide = null; // the first evening's checklist (../guide.js), once it has come
   let state = null;
   let session;
 
@@ -122,6 +123,7 @@ export async function mount(root, { code }) {
     morph(root, html`
       ${view.taps.length ? nowStrip(html`<strong>${t('host_panel')}</strong>`, view.taps) : ''}
       ${headCard(view)}
+      ${guide ? guide.hostChecklist(state, session.ruleset) : ''}
       ${over ? report(view) : ''}
       ${state.phase !== 'lobby' ? feed(story(view.events, tellers, view, { limit: 6 })) : ''}
       ${state.phase === 'playing' ? diceLink(view) : ''}
@@ -154,6 +156,8 @@ export async function mount(root, { code }) {
 
   async function onClick(event) {
     if (stripClick(event, session)) return;
+    const ticked = guide && guide.guideAction(event);
+    if (ticked) { await act(ticked.action, ticked.label); return; }
     if (event.target.closest('#dice-make')) { await makeDiceLink(); return; }
     if (event.target.closest('#dice-copy')) {
       try { await navigator.clipboard.writeText(tokensFor(code).diceLink.url); toast(t('copied')); } catch { /* no clipboard: the link is on screen */ }
@@ -177,6 +181,7 @@ export async function mount(root, { code }) {
   }
 
   import('./host_report.js').then((m) => { report = m.report; draw(); });
+  import('../guide.js').then((m) => m.ready.then(() => { guide = m; draw(); }));
   const off = listen(root, { click: onClick, submit: onSubmit, input: onInput, change: onInput });
   session = await openGame(code, hostToken, {
     onState: (s) => { state = s; draw(); },

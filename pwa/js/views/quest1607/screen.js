@@ -65,7 +65,8 @@ function fit(root) {
     gone('#q-fight ~ #q-roll, #q-roll.previous'), mark('#q-event', 'compact'), gone('#q-roll'), gone('#q-event')],
   [[root.querySelector('#q-event'), 'compact'], [root.querySelector('#q-roll'), 'compact']]);
   giveWay(root.querySelector('#q-players'), ['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)));
-  giveWay(root.querySelector('#q-side'), [last('#q-side .feed-lines li', 4), gone('#q-chart'), last('#q-side .feed-lines li', 1)]);
+  giveWay(root.querySelector('#q-side'), [last('#q-side .feed-lines li', 4), gone('#q-chart'), mark('#guide', 'compact'),
+    last('#q-side .feed-lines li', 1)], [[root.querySelector('#guide'), 'compact']]);
 }
 
 /**

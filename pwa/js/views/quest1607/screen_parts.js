@@ -122,7 +122,7 @@ export function side({ state, ruleset, events, tv, later }) {
   const dist = diceDistribution(events);
   const thrown = dist.all.reduce((a, b) => a + b, 0);
   const lines = tv.told(story(events, tellers, { state, ruleset, events }, { limit: FEED_LINES }), FEED_LINES);
-  return html`<aside class="screen-side q-side" id="q-side">${tv.control()}${state.phase === 'lobby' ? '' : tv.joinCode(state)}${feed(lines, { big: true })}
+  return html`<aside class="screen-side q-side" id="q-side">${tv.control()}${state.phase === 'lobby' ? '' : tv.joinCode(state)}${tv.guide(state, ruleset)}${feed(lines, { big: true })}
     ${thrown && later.charts ? html`<div class="screen-chart q-chart" id="q-chart">${trusted(later.charts.barChart({
       title: t('dice_dist'), bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),
       reference: thrown / 6, referenceLabel: `${t('expected')} · ${t('throws', { n: thrown })}`, width: 340, height: 180,

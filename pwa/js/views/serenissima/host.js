@@ -9,7 +9,7 @@ import { undoCheck } from '../../logic/checks.js';
 import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { toast } from '../../ui.js';
-import { hostPanel } from '../host_panel.js';
+import { guideCard, hostPanel } from '../host_panel.js';
 import { labelOf } from '../phone_cards.js';
 import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
 import { bidsPanel, ledger, positionsPanel, ready, tracker } from './parts.js';
@@ -64,5 +64,5 @@ const table = {
 };
 
 export function mount(root, { code }) {
-  return hostPanel(root, [strip, control, table], { code, ready });
+  return hostPanel(root, [strip, control, guideCard(), table], { code, ready });
 }

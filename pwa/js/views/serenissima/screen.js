@@ -57,7 +57,7 @@ function board({ state, ruleset, tv, events, ctx }) {
       <ul class="se-joined">${state.players.map((p) => html`<li>${swatch(ruleset, p.character)} <strong>${p.name}</strong></li>`)}</ul></section>`
     : html`<section class="se-ledgers" aria-labelledby="ledgers-h" data-fit><h2 id="ledgers-h">${t('se_ledgers')}</h2>
       <div class="ledger-grid">${state.players.map((p) => tvLedger(state, ruleset, p))}</div></section>`}
-    <aside class="screen-side" data-fit>${tv.joinCode(state)}${feed(lines, { big: true })}</aside>
+    <aside class="screen-side" data-fit>${tv.joinCode(state)}${tv.guide(state, ruleset)}${feed(lines, { big: true })}</aside>
   </div>`;
 }
 

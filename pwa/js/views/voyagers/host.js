@@ -11,7 +11,7 @@ import { undoCheck } from '../../logic/checks.js';
 import { story } from '../../logic/story.js';
 import { hostItems, tellers } from '../../logic/voyagers_table.js';
 import { later } from '../cards.js';
-import { hostPanel } from '../host_panel.js';
+import { guideCard, hostPanel } from '../host_panel.js';
 import { StripCard, labelOf } from '../phone_cards.js';
 import { checkedButton, feed, recordNote } from '../parts.js';
 import { bidPanel, displayCards, playersList, rankingTable, ready, yearLine } from './parts.js';
@@ -68,7 +68,7 @@ const board = {
 };
 
 export function mount(root, { code }) {
-  const cards = [hostStrip(), control, table, form('DisplayForm'), form('OrderForm'), board, form('GoldForm'),
+  const cards = [hostStrip(), control, guideCard(), table, form('DisplayForm'), form('OrderForm'), board, form('GoldForm'),
     { view: () => html`<seat-handover></seat-handover>` }];
   return hostPanel(root, cards, { code, ready });
 }

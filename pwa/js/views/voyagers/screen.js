@@ -32,7 +32,7 @@ function board({ state, ruleset, tv, events, ctx }) {
     <div class="vv-col" data-fit>${over ? '' : html`<section class="card vv-display" id="vv-display" data-yield="3"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>`}
       ${feed(lines, { big: true })}</div>
     <div class="vv-col" data-fit>${bidPanel(state, ruleset)}${playersList(state, ruleset)}</div>
-    <aside class="vv-side screen-side" data-fit>${tv.joinCode(state)}</aside>
+    <aside class="vv-side screen-side" data-fit>${tv.joinCode(state)}${tv.guide(state, ruleset)}</aside>
   </div>`;
 }
 
