@@ -1,6 +1,7 @@
 // One open game on this page: its ruleset, its live state, the events seen so far (the table's
 // story), and the way to act on it: every tap goes through the outbox, so none is lost to the Wi-Fi.
-// Presence, a seat that moved, and asking before the last move: views/seats.js, loaded beside it.
+// Presence, a seat that moved, and asking before the last move: views/seats.js, loaded beside it;
+// a player's turn cue: cue.js.
 import { api, ApiError } from './api.js';
 import { LiveGame } from './conn.js';
 import { t } from './i18n.js';
@@ -23,6 +24,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   const log = new EventLog();
   const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
   let closed = false; // a story or an answer that comes after the page left changes nothing
+  let cue = null;
   const changed = () => !closed && onChange && onChange();
   const seats = import('./views/seats.js').then((m) => { m.attach(session); return m; });
   const withSeats = (use) => seats.then(use, () => true);
@@ -41,6 +43,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   session.live = new LiveGame(code, token, {
     onState: (state) => {
       if (onState) onState(state);
+      if (state.you && !closed) (cue = cue || import('./cue.js').then((m) => m.turnCue(code))).then((c) => c.follow(state));
       catchUp(state.version);
     },
     onEvents: (events, state) => {
@@ -84,6 +87,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   };
   session.close = () => {
     closed = true;
+    if (cue) cue.then((c) => c.stop());
     session.live.close();
     if (session.outbox) session.outbox.close();
     setConnection('open');

@@ -13,7 +13,7 @@ import { tellers } from '../../logic/quest1607_table.js';
 import { lastRoll } from '../../logic/stats.js';
 import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
-import { dieSvg, listen, paintSwatches, swatch, vibrate } from '../../ui.js';
+import { dieSvg, listen, paintSwatches, swatch } from '../../ui.js';
 import { feed } from '../parts.js';
 import { loadSheet } from '../tv.js';
 import { animateDice, broughtBy, deviceToken } from './dice.js';
@@ -49,7 +49,6 @@ class TurnDice {
     const key = dice ? dice.move.index : null;
     if (key !== null && this.key !== null && key !== this.key) {
       animateDice(root.querySelector('#dice-row'), dice);
-      vibrate([50, 30, 90]);
     }
     this.key = key;
   }
@@ -84,7 +83,6 @@ class FightDice {
       const pair = root.querySelector('#fight-pair');
       pair.classList.add('landed');
       setTimeout(() => pair.classList.remove('landed'), 400);
-      vibrate([60, 40, 60]);
     }
     this.shots = n;
   }

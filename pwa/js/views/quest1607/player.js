@@ -138,7 +138,6 @@ export async function mount(root, { code, navigate }) {
     const base = ctx && R.turnCheck(ctx.state, me);
     return ctx && { ...ctx, shared: base.ok ? '' : explain(base) };
   };
-  page.after = (ctx) => dice.after(ctx);
   import('./phone/moments.js').then((m) => { strip.told = m.momentItems; page.draw(); });
   let first = null; // the state over HTTP: the page draws even while its socket cannot connect
   try {

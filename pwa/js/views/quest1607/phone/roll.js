@@ -1,12 +1,11 @@
 // The dice on a player's phone: this turn's roll, what the white dice brought (T2) and, on your own
-// turn, how far you may sail (T3). A new roll buzzes (the dice tumble big on the TV and the dice
-// device). What the dice brought is in the roll's event; for a roll older than the events the page
-// fetched, views/quest1607/dice.js works it out from the faces (it loads only then).
+// turn, how far you may sail (T3). What the dice brought is in the roll's event; for a roll older than
+// the events the page fetched, views/quest1607/dice.js works it out from the faces (it loads only then).
 import { html } from '../../../html.js';
 import { t } from '../../../i18n.js';
 import { formatResources } from '../../../logic/format.js';
 import * as R from '../../../logic/quest1607.js';
-import { dieSvg, vibrate } from '../../../ui.js';
+import { dieSvg } from '../../../ui.js';
 
 /** The roll event of `dice` among the events seen (it holds what the white dice brought). */
 function rollOf(events, dice) {
@@ -22,7 +21,6 @@ export class DiceCard {
   constructor(redraw) {
     this.redraw = redraw;
     this.dice = null; // views/quest1607/dice.js, once loaded
-    this.shown = undefined; // the roll drawn last (undefined: nothing drawn yet)
   }
 
   view({ state, ruleset, me, player, events }) {
@@ -40,13 +38,5 @@ export class DiceCard {
 
   load() {
     this.loading = this.loading || import('../dice.js').then((m) => { this.dice = m; this.redraw(); });
-  }
-
-  /** After a draw: a roll that is new since the last draw buzzes. */
-  after({ state }) {
-    const dice = state.phase === 'playing' && state.turn && state.turn.dice;
-    const key = dice ? dice.move.index : null;
-    if (this.shown !== undefined && key !== null && key !== this.shown) vibrate([40, 30, 40, 30, 80]);
-    this.shown = key;
   }
 }

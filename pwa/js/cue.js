@@ -1,0 +1,118 @@
+// The turn cue on a player's phone: when the game starts waiting on this phone's player (their turn,
+// their shot, their decision: logic/seats.js's waitingOn), the tab's title says so with "● ", a short
+// chime plays and the phone vibrates where it can; the title loses the dot once the game waits on
+// someone else. Never for another player's turn. A reload (or coming back to the page) while the game
+// already waited on this player shows the title but does not chime again: the tab remembers, per
+// game, whether it last saw its player waited on (sessionStorage). Browsers let a page sound only
+// after a gesture, so the chime's AudioContext is made (or woken) at the first tap anywhere. A button
+// beside the language switch turns the cue off on this device (localStorage `shipmate.cue` = "off"):
+// no sound, no vibration, the title still tells. Loaded by session.js on a player's page only.
+import { extend, t } from './i18n.js';
+import { waitingOn } from './logic/seats.js';
+import { vibrate } from './ui.js';
+
+const OFF_KEY = 'shipmate.cue';
+const WAITED_KEY = 'shipmate.cue.waited';
+const DOT = '● ';
+
+extend({
+  en: { cue: 'Turn cue', cue_on: 'Turn cue on: a sound and a buzz when it is your turn', cue_off: 'Turn cue off' },
+  nl: { cue: 'Beurtsignaal', cue_on: 'Beurtsignaal aan: een geluid en een tril als je aan de beurt bent', cue_off: 'Beurtsignaal uit' },
+});
+
+let audio = null;
+
+/** Make or wake the chime's AudioContext: only a gesture lets it sound. */
+function wake() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  try {
+    audio = audio || new Context();
+    if (audio.state === 'suspended') audio.resume().catch(() => {});
+  } catch { /* no audio on this device: the title and the buzz still tell */ }
+}
+document.addEventListener('pointerdown', wake, true);
+
+/** Two short rising notes, 0.6 s. */
+function chime() {
+  if (!audio) return;
+  const now = audio.currentTime;
+  const note = audio.createOscillator();
+  const gain = audio.createGain();
+  note.frequency.setValueAtTime(660, now);
+  note.frequency.setValueAtTime(880, now + 0.16);
+  gain.gain.setValueAtTime(0.0001, now);
+  gain.gain.exponentialRampToValueAtTime(0.3, now + 0.02);
+  gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.6);
+  note.connect(gain).connect(audio.destination);
+  note.start(now);
+  note.stop(now + 0.62);
+}
+
+function enabled() {
+  try { return localStorage.getItem(OFF_KEY) !== 'off'; } catch { return true; }
+}
+
+function setEnabled(on) {
+  try { if (on) localStorage.removeItem(OFF_KEY); else localStorage.setItem(OFF_KEY, 'off'); } catch { /* storage blocked: on for this page */ }
+}
+
+/** The games whose player this tab last saw waited on. */
+function waited() {
+  try { return JSON.parse(sessionStorage.getItem(WAITED_KEY) || '[]') || []; } catch { return []; }
+}
+
+function rememberWaited(code, mine) {
+  const codes = waited().filter((c) => c !== code);
+  try { sessionStorage.setItem(WAITED_KEY, JSON.stringify(mine ? [code, ...codes].slice(0, 20) : codes)); } catch { /* storage blocked */ }
+}
+
+function title(mine) {
+  const bare = document.title.startsWith(DOT) ? document.title.slice(DOT.length) : document.title;
+  document.title = mine ? DOT + bare : bare;
+}
+
+/** The button that turns the cue on or off, beside the language switch. */
+function toggleButton() {
+  const button = Object.assign(document.createElement('button'), { type: 'button', id: 'cue', className: 'lang' });
+  const paint = () => {
+    const on = enabled();
+    button.textContent = on ? '🔔' : '🔕';
+    button.setAttribute('aria-pressed', String(on));
+    button.setAttribute('aria-label', t('cue'));
+    button.title = t(on ? 'cue_on' : 'cue_off');
+  };
+  button.addEventListener('click', () => { setEnabled(!enabled()); paint(); });
+  const relabel = new MutationObserver(paint); // the language switch sets <html lang>
+  relabel.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+  paint();
+  return { button, remove: () => { relabel.disconnect(); button.remove(); } };
+}
+
+/** The cue of game `code` on this page: `follow(state)` for each new state, `stop()` when the page goes. */
+export function turnCue(code) {
+  let toggle = null;
+  let stopped = false;
+  return {
+    follow(state) {
+      if (stopped) return;
+      const mine = Boolean(state.you) && waitingOn(state).includes(state.you);
+      title(mine);
+      if (mine && !waited().includes(code) && enabled()) {
+        chime();
+        vibrate([80, 60, 160]);
+      }
+      rememberWaited(code, mine);
+      const lang = document.getElementById('lang');
+      if (!toggle && lang) {
+        toggle = toggleButton();
+        lang.before(toggle.button);
+      }
+    },
+    stop() {
+      stopped = true;
+      title(false);
+      if (toggle) toggle.remove();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+"""The turn cue in real Chromium, on two phones: the phone whose player the game starts waiting on
+shows it in the tab's title ("● ") and asks for a chime (an OscillatorNode started) and a buzz; the
+other phone does neither; the title loses its dot once the turn has passed on; a reload while it is
+still that player's turn shows the title but does not buzz again; a phone with the cue turned off
+(its toggle, stored in localStorage) still shows the title but asks for no sound and no buzz."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.api.client import Game
+
+from .helpers import SHOTS, Device, close_all
+
+pytestmark = pytest.mark.e2e
+
+# Count what the cue asks for: each OscillatorNode started, each vibration.
+COUNT_CUES = """
+window.__chimes = 0;
+window.__buzzes = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) { window.__chimes += 1; return start.apply(this, args); };
+navigator.vibrate = () => { window.__buzzes += 1; return true; };
+"""
+DOT = "● "
+
+
+@pytest.fixture()
+def table(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
+    """A Quest 1607 game that Anna and Bram joined, their phones in the lobby (each tapped once: the
+    chime may sound from then on) until the host starts it: Anna's turn first, both phones on /play."""
+    game = Game.create(base_url)
+    phones: dict[str, Device] = {}
+    ids: dict[str, str] = {}
+    for name, land in (("Anna", "netherlands"), ("Bram", "england")):
+        pid = game.join(name, land)
+        ids[name] = pid
+        phones[name] = Device(browser, base_url, name, "en-GB")
+        phones[name].context.add_init_script(COUNT_CUES)
+        phones[name].remember(game.code, {"player": {"id": pid, "token": game.players[pid], "name": name}})
+    for phone in phones.values():
+        phone.goto(f"/join/{game.code}")
+        expect(phone.page.locator("#cue")).to_be_visible()
+        phone.page.locator(".lobby-head").click()
+    game.ok(game.host, {"type": "start"})
+    for phone in phones.values():
+        expect(phone.page.locator("#now")).to_be_visible()
+    yield {"game": game, "ids": ids, **phones}
+    close_all(phones.values())
+
+
+def count(page: Page, what: str) -> int:
+    return int(page.evaluate(f"window.__{what}"))
+
+
+def pass_turn(game: Game, pid: str) -> None:
+    """The player whose turn it is rolls and ends it (over the API, as another device would)."""
+    game.ok(game.players[pid], {"type": "roll"})
+    game.ok(game.players[pid], {"type": "end_turn"})
+
+
+def test_the_cue_tells_the_phone_whose_turn_it_is_and_no_other(table: dict[str, Any]) -> None:
+    game, ids = table["game"], table["ids"]
+    anna, bram = table["Anna"].page, table["Bram"].page
+    expect(anna).to_have_title(f"{DOT}Shipmate")  # the game starts on Anna's turn
+    anna.wait_for_function("window.__chimes === 1 && window.__buzzes === 1")
+    expect(bram).to_have_title("Shipmate")
+    assert (count(bram, "chimes"), count(bram, "buzzes")) == (0, 0)
+
+    pass_turn(game, ids["Anna"])
+    expect(bram).to_have_title(f"{DOT}Shipmate")
+    bram.wait_for_function("window.__chimes === 1 && window.__buzzes === 1")
+    expect(anna).to_have_title("Shipmate")
+    assert (count(anna, "chimes"), count(anna, "buzzes")) == (1, 1)
+
+    pass_turn(game, ids["Bram"])
+    expect(anna).to_have_title(f"{DOT}Shipmate")
+    anna.wait_for_function("window.__chimes === 2 && window.__buzzes === 2")
+    expect(bram).to_have_title("Shipmate")
+    assert (count(bram, "chimes"), count(bram, "buzzes")) == (1, 1)
+    SHOTS.mkdir(exist_ok=True)
+    anna.screenshot(path=str(SHOTS / "cue-title.png"))
+
+    anna.reload()  # still Anna's turn: the title tells it, the phone does not buzz again
+    expect(anna.locator("#now")).to_be_visible()
+    expect(anna).to_have_title(f"{DOT}Shipmate")
+    assert count(anna, "buzzes") == 0
+
+
+def test_a_phone_with_the_cue_off_asks_for_no_sound(table: dict[str, Any]) -> None:
+    game, ids = table["game"], table["ids"]
+    bram = table["Bram"].page
+    toggle = bram.locator("#cue")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert bram.evaluate("localStorage.getItem('shipmate.cue')") == "off"
+    bram.reload()
+    expect(bram.locator("#cue")).to_have_attribute("aria-pressed", "false")  # the device keeps its choice
+    bram.locator("#now").click()
+
+    pass_turn(game, ids["Anna"])
+    expect(bram).to_have_title(f"{DOT}Shipmate")  # the title still tells
+    expect(table["Anna"].page).to_have_title("Shipmate")
+    assert (count(bram, "chimes"), count(bram, "buzzes")) == (0, 0)
