@@ -10,6 +10,7 @@ const ROUTES = [
   [/^\/screen\/([A-Za-z0-9]{6})\/?$/, 'screen'],
   [/^\/host\/([A-Za-z0-9]{6})\/?$/, 'host'],
   [/^\/dice\/([A-Za-z0-9]{6})\/?$/, 'dice'],
+  [/^\/rules\/(quest1607|serenissima|voyagers)\/?$/, 'rulebook'],
 ];
 
 const root = document.getElementById('app');
@@ -40,12 +41,13 @@ async function route(event) {
   window.scrollTo(0, 0);
   if (event !== undefined) root.focus({ preventScroll: true });
   // Each game has its own phone, screen and host pages: the game of the code picks the module.
-  const game = code && name !== 'lobby' ? await gameOf(code) : null;
-  const path = game ? pageModule(game, name) : `./views/${name}.js`;
+  const book = name === 'rulebook';
+  const game = book ? code.toLowerCase() : code && name !== 'lobby' ? await gameOf(code) : null;
+  const path = game && !book ? pageModule(game, name) : `./views/${name}.js`;
   const view = await import(path);
   if (turn !== routing) return; // a newer navigation took over while this one loaded
   current = await view.mount(root, { code, navigate, hash: location.hash, game });
-  if (turn === routing) window.scrollTo(0, 0);
+  if (turn === routing) (current && current.scroll ? current.scroll() : window.scrollTo(0, 0));
 }
 
 function paintChrome() {
@@ -67,12 +69,14 @@ document.getElementById('lang').addEventListener('click', () => {
 });
 
 document.addEventListener('click', (event) => {
-  const link = event.target.closest('a[data-link]');
+  const link = event.target.closest('a[data-link], a.rule-link');
   if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey) return;
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin) return;
   event.preventDefault();
-  navigate(url.pathname + url.hash);
+  // A rule cited on a page opens over it
+  if (link.matches('.rule-link')) import('./views/rule_dialog.js').then((m) => m.open(link, url));
+  else navigate(url.pathname + url.search + url.hash);
 });
 
 history.scrollRestoration = 'manual'; // a page draws after it loads: the browser's restored scroll lands anywhere

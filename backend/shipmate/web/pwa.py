@@ -13,11 +13,12 @@ bp = Blueprint("pwa", __name__)
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
-APP_ROUTES = ("/join/<code>", "/play/<code>", "/screen/<code>", "/host/<code>", "/dice/<code>")
+APP_ROUTES = ("/join/<code>", "/play/<code>", "/screen/<code>", "/host/<code>", "/dice/<code>",
+              "/rules/<game>")
 
 
 @bp.get("/")
-def index(code: str | None = None) -> Response:
+def index(code: str | None = None, game: str | None = None) -> Response:
     """Serve the app's shell for every route of the app; the app reads the URL itself."""
     response = send_from_directory(current_app.config["PWA_DIR"], "index.html")
     response.headers["Cache-Control"] = "no-cache"

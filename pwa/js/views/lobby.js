@@ -10,7 +10,7 @@ import { t } from '../i18n.js';
 import { morph } from '../morph.js';
 import { openGame } from '../session.js';
 import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
-import { explain } from '../logic/format.js';
+import { explain, ruleLinked } from '../logic/format.js';
 import { rememberGame } from '../games.js';
 import { styled } from './home_strings.js';
 import { claimSeat } from './seats.js';
@@ -36,7 +36,7 @@ function startAction(state, randomOrder) {
 
 function startButton(state, ruleset, startCheck) {
   const check = startCheck ? startCheck(state, ruleset) : { ok: false };
-  const why = !check.ok && startCheck ? html`<p class="why" id="start-why">${explain(check)}</p>` : '';
+  const why = !check.ok && startCheck ? html`<p class="why" id="start-why">${ruleLinked(explain(check))}</p>` : '';
   return html`<button type="button" id="start" class="primary wide" ${check.ok ? '' : html`disabled`} ${why ? html`aria-describedby="start-why"` : ''}>${t('start_game')}</button>${why}`;
 }
 

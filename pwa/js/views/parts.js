@@ -3,7 +3,7 @@
 // Every string passes through `html`.
 import { html } from '../html.js';
 import { t } from '../i18n.js';
-import { explain } from '../logic/format.js';
+import { explain, ruleLinked } from '../logic/format.js';
 
 /**
  * A button, or the same button disabled and linked to a line that names the rule and the reason.
@@ -16,7 +16,7 @@ export function checkedButton(check, id, label, { cls = '', data = {}, shared = 
   const why = explain(check);
   if (why === shared) return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="now">${label}</button>`;
   return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${id}-why">${label}</button>
-    <p class="why" id="${id}-why">${why}</p>`;
+    <p class="why" id="${id}-why">${ruleLinked(why)}</p>`;
 }
 
 /** − n + with the count announced; `path` names the value in data-step. */
@@ -63,7 +63,7 @@ export function nowStrip(who, items) {
     <ul class="now-items">${items.map((i) => html`<li class="now-item ${i.tone}" id="now-${i.id}">
       <p class="now-text">${i.text}</p>
       ${i.buttons.length ? html`<div class="now-buttons">${i.buttons.map((b) => stripButton(b, i.buttons.some((x) => x.waiting)))}</div>` : ''}
-      ${i.buttons.some((b) => b.waiting) ? '' : i.buttons.filter((b) => b.check && !b.check.ok).map((b) => html`<p class="why" id="${b.id}-why">${explain(b.check)}</p>`)}
+      ${i.buttons.some((b) => b.waiting) ? '' : i.buttons.filter((b) => b.check && !b.check.ok).map((b) => html`<p class="why" id="${b.id}-why">${ruleLinked(explain(b.check))}</p>`)}
     </li>`)}</ul><waiting-for></waiting-for></section>`;
 }
 

@@ -10,7 +10,7 @@ import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { morph } from '../../morph.js';
 import { canStart, playerById, resourceIds } from '../../logic/quest1607.js';
-import { explain, formatResources, resName } from '../../logic/format.js';
+import { explain, formatResources, resName, ruleLinked } from '../../logic/format.js';
 import { tellers } from '../../logic/quest1607_table.js';
 import { story } from '../../logic/story.js';
 import { undoCheck } from '../../logic/checks.js';
@@ -31,7 +31,7 @@ function headCard({ state, ruleset, events, code, taps }) {
     ${now && !over ? html`<p class="host-moment" id="host-moment">${t('host_moment', { what: now.text })}</p>` : ''}
     ${taps.length ? '' : html`<waiting-for></waiting-for>`}
     ${start ? (start.ok ? html`<button type="button" id="host-start" class="primary wide">${t('start_game')}</button>`
-      : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${explain(start)}</p>`) : ''}
+      : html`<button type="button" id="host-start" class="primary wide" disabled aria-describedby="host-start-why">${t('start_game')}</button><p class="why" id="host-start-why">${ruleLinked(explain(start))}</p>`) : ''}
     ${state.phase === 'playing' ? checkedButton(undoCheck(state), 'host-undo', t('undo')) : ''}
     <nav class="links">
       ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${tokensFor(code).player ? t('lobby') : t('join_as_player')}</a>` : ''}

@@ -9,7 +9,7 @@
 import { api, saveTokens, tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t, tx } from '../../i18n.js';
-import { explain, formatDelta, resName, resourcesOrNothing } from '../../logic/format.js';
+import { explain, formatDelta, resName, resourcesOrNothing, ruleLink } from '../../logic/format.js';
 import * as R from '../../logic/quest1607.js';
 import { nowItems, tellers } from '../../logic/quest1607_table.js';
 import { story } from '../../logic/story.js';
@@ -86,7 +86,7 @@ const feedCard = { view: (ctx) => feed(story(ctx.events, tellers, ctx, { limit: 
 
 /** E1: the event in play, until the next quest is completed. */
 const eventCard = playing(({ state }) => (state.event ? html`<section class="event-banner" id="event" aria-label="${t('event')}">
-  <strong>${state.event.id} · ${tx(state.event.title)}</strong><p>${tx(state.event.text)}</p></section>` : ''));
+  <strong>${ruleLink(state.event.id)} · ${tx(state.event.title)}</strong><p>${tx(state.event.text)}</p></section>` : ''));
 
 const stockCard = {
   view: ({ ruleset, player }) => html`<section class="card" id="stock" aria-labelledby="res-h"><h2 id="res-h">${t('resources')}</h2>

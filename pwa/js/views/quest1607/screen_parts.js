@@ -8,7 +8,7 @@
 import { html, trusted } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import { allowance, playerById } from '../../logic/quest1607.js';
-import { formatResources } from '../../logic/format.js';
+import { formatResources, ruleLink } from '../../logic/format.js';
 import { outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
 import { diceDistribution, lastRoll } from '../../logic/stats.js';
 import { story } from '../../logic/story.js';
@@ -70,7 +70,7 @@ export class EventPanel {
     if (!e || state.phase === 'finished') return '';
     const drawn = [...events].reverse().find((x) => x.type === 'EventDrawn' && x.event === e.id);
     const changes = drawn ? Object.entries(drawn.changes || {}).filter(([, d]) => Object.values(d).some((n) => n)) : [];
-    return html`<section class="q-event screen-event" id="q-event" aria-live="assertive"><h2>${t('event')} ${e.id}: ${tx(e.title)}</h2>
+    return html`<section class="q-event screen-event" id="q-event" aria-live="assertive"><h2>${t('event')} ${ruleLink(e.id)}: ${tx(e.title)}</h2>
       <p class="q-event-text">${tx(e.text)}</p>
       ${changes.length ? html`<p class="q-event-changes">${changes.map(([pid, d]) => html`<span>${nameIn(state, pid)} ${formatResources(d, ' ')}</span>`)}</p>` : ''}</section>`;
   }

@@ -4,6 +4,7 @@
 // button with the rule the server will apply (logic/voyagers.js); the server has the last word.
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
+import { ruleLink } from '../../logic/format.js';
 import * as V from '../../logic/voyagers.js';
 import { labelOf } from '../phone_cards.js';
 import { checkedButton } from '../parts.js';
@@ -115,7 +116,7 @@ export class HandCard {
     const discarding = state.stage === 'discarding' && excess > 0;
     const playable = state.phase === 'playing' && state.stage !== 'scoring';
     return html`<section class="card vv-hand" id="vv-hand"><h2 id="vv-hand-h" tabindex="-1">${t('vv_hand_h')} · ${t('vv_hand_count', { n: hand.length })}</h2>
-      ${discarding ? html`<p class="why">VV12 · ${t('vv_discard_help', { n: hand.length, m: excess, limit: V.handLimit(ruleset) })}</p>` : ''}
+      ${discarding ? html`<p class="why">${ruleLink('VV12')} · ${t('vv_discard_help', { n: hand.length, m: excess, limit: V.handLimit(ruleset) })}</p>` : ''}
       ${hand.length ? displayCards(state, { cards: hand, pick: playable ? { prefix: 'hand', selected: this.chosen } : null }) : html`<p class="muted">${t('vv_hand_empty')}</p>`}
       ${discarding ? checkedButton(V.discardCheck(state, ruleset, me, chosen), 'discard-send', t('vv_discard_send'), { cls: 'primary' }) : ''}
       ${playable && hand.length ? checkedButton(V.playCheck(state, me, chosen), 'play-send', t('vv_play_send'), { cls: 'ghost' }) : ''}

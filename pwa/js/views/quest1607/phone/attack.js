@@ -3,6 +3,7 @@
 // phone checks the rest (C3 the ship just attacked rests, E1 an event that forbids fights).
 import { html } from '../../../html.js';
 import { t } from '../../../i18n.js';
+import { ruleLinked } from '../../../logic/format.js';
 import * as R from '../../../logic/quest1607.js';
 import { labelOf } from '../../phone_cards.js';
 import { checkedButton } from '../../parts.js';
@@ -25,7 +26,7 @@ export class AttackCard {
     const ships = (list) => list.map((s) => [s.number, t('ship', { n: s.number })]);
     const check = R.canAttack(state, ruleset, me, this.ship, this.target, this.targetShip);
     return html`<details class="card" id="attack-form"><summary><h2>${t('attack')}</h2></summary>
-      <p class="muted" id="attack-rules">${t('attack_rules')}</p>
+      <p class="muted" id="attack-rules">${ruleLinked(t('attack_rules'))}</p>
       <label>${t('your_ship')} ${choice('attack-ship', this.ship, ships(player.ships))}</label>
       <label>${t('target')} ${choice('attack-target', this.target, others.map((p) => [p.id, p.name]))}</label>
       <label>${t('their_ship')} ${choice('attack-target-ship', this.targetShip, ships(target ? target.ships : []))}</label>

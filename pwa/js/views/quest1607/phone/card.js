@@ -1,7 +1,7 @@
 // What the cards of Quest 1607's phone share: a stepper's tap on a count that the card keeps as its
 // own state, the select of a form that shows the card's choice, buttons side by side.
 import { html } from '../../../html.js';
-import { explain } from '../../../logic/format.js';
+import { explain, ruleLinked } from '../../../logic/format.js';
 import { checkedButton } from '../../parts.js';
 
 /**
@@ -40,5 +40,5 @@ export function buttonGroup(items, shared = '') {
     const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);
     return html`<button type="button" id="${id}" class="${cls}"${attrs} disabled aria-describedby="${why === shared ? 'now' : reasons.get(why)}">${label}</button>`;
   });
-  return html`<div class="button-group">${buttons}</div>${[...reasons].map(([why, id]) => html`<p class="why" id="${id}">${why}</p>`)}`;
+  return html`<div class="button-group">${buttons}</div>${[...reasons].map(([why, id]) => html`<p class="why" id="${id}">${ruleLinked(why)}</p>`)}`;
 }

@@ -4,7 +4,7 @@
 // fight is on, the last one's outcome while it is this turn's news. Keep and fish are this card's own.
 import { html } from '../../../html.js';
 import { t } from '../../../i18n.js';
-import { resName, shotText } from '../../../logic/format.js';
+import { resName, ruleLink, shotText } from '../../../logic/format.js';
 import * as R from '../../../logic/quest1607.js';
 import { outcome, outcomeIsFresh, outcomeText } from '../../../logic/quest1607_table.js';
 import { swatch } from '../../../ui.js';
@@ -44,7 +44,7 @@ export class FightCard {
     const surrendering = combat.stage === 'surrender_offered' && R.playerById(state, combat.surrendering);
     return html`<section class="card combat" id="fight" aria-labelledby="combat-h"><h2 id="combat-h" tabindex="-1">${t('combat')}</h2>
       <p class="versus">${side(ctx, combat.attacker)} ${t('vs')} ${side(ctx, combat.defender)}</p>
-      ${firing && !surrendering ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })} · <span class="to-hit">${t('needs', { n: R.toHit(state, ruleset) })}</span></p>` : ''}
+      ${firing && !surrendering ? html`<p class="shooter">${t('shooter', { name: (R.playerById(state, combat.shooter) || {}).name || '?' })} · <span class="to-hit">${t('needs', { n: R.toHit(state, ruleset) })}</span> · ${ruleLink('C4')}</p>` : ''}
       ${surrendering ? html`<p class="surrender-by">${t('surrender_by', { name: surrendering.name })}</p>` : ''}
       ${combat.sunk ? html`<p class="sunk">${t('sunk')} ${(R.playerById(state, combat.sunk) || {}).name || ''}</p>` : ''}
       ${shotList(ctx, combat.shots)}
