@@ -72,12 +72,15 @@ function title(mine) {
   document.title = mine ? DOT + bare : bare;
 }
 
-/** The button that turns the cue on or off, beside the language switch. */
+const BELL = '<path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6v-5a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/>';
+const STRUCK = '<path d="M3 3l18 18" stroke="#071d2d" stroke-width="5"/><path d="M3 3l18 18" stroke="currentColor" stroke-width="2.2"/>';
+
+/** The button that turns the cue on or off, beside the language switch (a bell, struck through when off). */
 function toggleButton() {
   const button = Object.assign(document.createElement('button'), { type: 'button', id: 'cue', className: 'lang' });
   const paint = () => {
     const on = enabled();
-    button.textContent = on ? '🔔' : '🔕';
+    button.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${BELL}${on ? '' : STRUCK}</svg>`;
     button.setAttribute('aria-pressed', String(on));
     button.setAttribute('aria-label', t('cue'));
     button.title = t(on ? 'cue_on' : 'cue_off');
