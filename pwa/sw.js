@@ -1,6 +1,7 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
-// versions). API calls and the WebSocket always go to the network: the server is the truth.
-const VERSION = 'shipmate-v19';
+// versions). API calls and the WebSocket always go to the network: the server is the truth. Only a
+// ruleset is kept too, network first, so the rulebook opens without the network once it was seen.
+const VERSION = 'shipmate-v20';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
@@ -25,9 +26,14 @@ const SHELL = [
   '/js/logic/voyagers.js', '/js/logic/voyagers_table.js', '/js/logic/voyagers_moments.js', '/js/views/voyagers/strings.js',
   '/js/views/voyagers/parts.js', '/js/views/voyagers/player.js', '/js/views/voyagers/screen.js', '/js/views/voyagers/host.js',
   '/js/views/voyagers/forms.js', '/js/views/voyagers/host_forms.js', '/js/views/voyagers/form_strings.js', '/css/voyagers.css',
+  // The rulebook page and a rule opened over a page: loaded only when opened (import()).
+  '/js/views/rulebook.js', '/js/views/rule_dialog.js', '/js/views/rule_strings.js', '/css/rules.css',
+  // The turn cue and the first evening's guide, with the guide's sheet.
+  '/js/cue.js', '/js/views/guide.js', '/css/guide.css',
   '/icons/icon-192.png', '/icons/icon-512.png', '/icons/maskable-192.png', '/icons/maskable-512.png',
 ];
-const APP_ROUTES = /^\/($|join\/|play\/|screen\/|host\/|dice\/)/;
+const APP_ROUTES = /^\/($|join\/|play\/|screen\/|host\/|dice\/|rules\/)/;
+const RULESETS = /^\/api\/(rulesets\/[a-z0-9]+|games\/[A-Za-z0-9]{6}\/ruleset)$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -49,6 +55,20 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
+  if (url.origin === self.location.origin && RULESETS.test(url.pathname)) {
+    // A ruleset: the network first (a game's house rules as they are now), the last copy when offline.
+    event.respondWith((async () => {
+      const cache = await caches.open(VERSION);
+      try {
+        const response = await fetch(request);
+        if (response.ok) await cache.put(request, response.clone());
+        return response;
+      } catch (error) {
+        return (await cache.match(request)) || Promise.reject(error);
+      }
+    })());
+    return;
+  }
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return;
   if (request.mode === 'navigate' && APP_ROUTES.test(url.pathname)) {
     // Pages: the network first (fresh code after a deploy), the cached shell when offline.
