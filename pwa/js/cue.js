@@ -5,8 +5,8 @@
 // already waited on this player shows the title but does not chime again: the tab remembers, per
 // game, whether it last saw its player waited on (sessionStorage). Browsers let a page sound only
 // after a gesture, so the chime's AudioContext is made (or woken) at the first tap anywhere. A button
-// beside the language switch turns the cue off on this device (localStorage `shipmate.cue` = "off"):
-// no sound, no vibration, the title still tells. Loaded by session.js on a player's page only.
+// in the player's strip turns the cue off on this device (localStorage `shipmate.cue` = "off"): no
+// sound, no vibration, the title still tells. Loaded by session.js on a player's page only.
 import { extend, t } from './i18n.js';
 import { waitingOn } from './logic/seats.js';
 import { vibrate } from './ui.js';
@@ -75,26 +75,37 @@ function title(mine) {
 const BELL = '<path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6v-5a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/>';
 const STRUCK = '<path d="M3 3l18 18" stroke="#071d2d" stroke-width="5"/><path d="M3 3l18 18" stroke="currentColor" stroke-width="2.2"/>';
 
-/** The button that turns the cue on or off, beside the language switch (a bell, struck through when off). */
-function toggleButton() {
-  const button = Object.assign(document.createElement('button'), { type: 'button', id: 'cue', className: 'lang' });
-  const paint = () => {
+/**
+ * <cue-toggle>: the button that turns the cue on or off on this device (a bell, struck through when
+ * off), in a player's strip (views/phone_cards.js); it draws itself, and again in the other language.
+ */
+class CueToggle extends HTMLElement {
+  connectedCallback() {
+    if (!this.button) {
+      this.button = Object.assign(document.createElement('button'), { type: 'button', id: 'cue', className: 'small' });
+      this.button.addEventListener('click', () => { setEnabled(!enabled()); this.paint(); });
+      this.style.marginLeft = 'auto';
+      this.append(this.button);
+    }
+    this.relabel = new MutationObserver(() => this.paint()); // the language switch sets <html lang>
+    this.relabel.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+    this.paint();
+  }
+
+  disconnectedCallback() { this.relabel.disconnect(); }
+
+  paint() {
     const on = enabled();
-    button.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${BELL}${on ? '' : STRUCK}</svg>`;
-    button.setAttribute('aria-pressed', String(on));
-    button.setAttribute('aria-label', t('cue'));
-    button.title = t(on ? 'cue_on' : 'cue_off');
-  };
-  button.addEventListener('click', () => { setEnabled(!enabled()); paint(); });
-  const relabel = new MutationObserver(paint); // the language switch sets <html lang>
-  relabel.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
-  paint();
-  return { button, remove: () => { relabel.disconnect(); button.remove(); } };
+    this.button.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${BELL}${on ? '' : STRUCK}</svg>`;
+    this.button.setAttribute('aria-pressed', String(on));
+    this.button.setAttribute('aria-label', t('cue'));
+    this.button.title = t(on ? 'cue_on' : 'cue_off');
+  }
 }
+if (!customElements.get('cue-toggle')) customElements.define('cue-toggle', CueToggle);
 
 /** The cue of game `code` on this page: `follow(state)` for each new state, `stop()` when the page goes. */
 export function turnCue(code) {
-  let toggle = null;
   let stopped = false;
   return {
     follow(state) {
@@ -106,16 +117,10 @@ export function turnCue(code) {
         vibrate([80, 60, 160]);
       }
       rememberWaited(code, mine);
-      const lang = document.getElementById('lang');
-      if (!toggle && lang) {
-        toggle = toggleButton();
-        lang.before(toggle.button);
-      }
     },
     stop() {
       stopped = true;
       title(false);
-      if (toggle) toggle.remove();
     },
   };
 }

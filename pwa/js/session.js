@@ -1,7 +1,6 @@
 // One open game on this page: its ruleset, its live state, the events seen so far (the table's
 // story), and the way to act on it: every tap goes through the outbox, so none is lost to the Wi-Fi.
-// Presence, a seat that moved, and asking before the last move: views/seats.js, loaded beside it;
-// a player's turn cue: cue.js.
+// Presence, a seat that moved, and asking before the last move: views/seats.js, loaded beside it.
 import { api, ApiError } from './api.js';
 import { LiveGame } from './conn.js';
 import { t } from './i18n.js';

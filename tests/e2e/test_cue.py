@@ -44,11 +44,10 @@ def table(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
         phones[name].remember(game.code, {"player": {"id": pid, "token": game.players[pid], "name": name}})
     for phone in phones.values():
         phone.goto(f"/join/{game.code}")
-        expect(phone.page.locator("#cue")).to_be_visible()
         phone.page.locator(".lobby-head").click()
     game.ok(game.host, {"type": "start"})
     for phone in phones.values():
-        expect(phone.page.locator("#now")).to_be_visible()
+        expect(phone.page.locator("#now #cue")).to_be_visible()
     yield {"game": game, "ids": ids, **phones}
     close_all(phones.values())
 
@@ -67,19 +66,19 @@ def test_the_cue_tells_the_phone_whose_turn_it_is_and_no_other(table: dict[str, 
     game, ids = table["game"], table["ids"]
     anna, bram = table["Anna"].page, table["Bram"].page
     expect(anna).to_have_title(f"{DOT}Shipmate")  # the game starts on Anna's turn
-    anna.wait_for_function("window.__chimes === 1 && window.__buzzes === 1")
+    anna.wait_for_function("() => window.__chimes === 1 && window.__buzzes === 1")
     expect(bram).to_have_title("Shipmate")
     assert (count(bram, "chimes"), count(bram, "buzzes")) == (0, 0)
 
     pass_turn(game, ids["Anna"])
     expect(bram).to_have_title(f"{DOT}Shipmate")
-    bram.wait_for_function("window.__chimes === 1 && window.__buzzes === 1")
+    bram.wait_for_function("() => window.__chimes === 1 && window.__buzzes === 1")
     expect(anna).to_have_title("Shipmate")
     assert (count(anna, "chimes"), count(anna, "buzzes")) == (1, 1)
 
     pass_turn(game, ids["Bram"])
     expect(anna).to_have_title(f"{DOT}Shipmate")
-    anna.wait_for_function("window.__chimes === 2 && window.__buzzes === 2")
+    anna.wait_for_function("() => window.__chimes === 2 && window.__buzzes === 2")
     expect(bram).to_have_title("Shipmate")
     assert (count(bram, "chimes"), count(bram, "buzzes")) == (1, 1)
 

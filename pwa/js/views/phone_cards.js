@@ -1,5 +1,6 @@
 // What Serenissima's and Voyagers' Venture's phones share (pages of cards, ./cards.js): the "now"
 // strip as a card, and a player's page that follows the game for one player.
+import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { CardPage } from './cards.js';
 import { nowStrip, stripClick, tapItems } from './parts.js';
@@ -52,7 +53,7 @@ export class StripCard {
     }
     const urgent = items.filter((i) => i.tone === 'act');
     const rest = items.filter((i) => i.tone !== 'act');
-    return nowStrip(this.who(ctx), [...tapItems(ctx.session), ...urgent, ...this.moments(ctx), ...rest]);
+    return nowStrip(html`${this.who(ctx)}${ctx.me ? html`<cue-toggle></cue-toggle>` : ''}`, [...tapItems(ctx.session), ...urgent, ...this.moments(ctx), ...rest]);
   }
 
   click(event, ctx) {
