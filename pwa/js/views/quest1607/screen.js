@@ -66,7 +66,7 @@ function fit(root) {
   [[root.querySelector('#q-event'), 'compact'], [root.querySelector('#q-roll'), 'compact']]);
   giveWay(root.querySelector('#q-players'), ['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)));
   giveWay(root.querySelector('#q-side'), [last('#q-side .feed-lines li', 4), gone('#q-chart'), mark('#guide', 'compact'),
-    last('#q-side .feed-lines li', 1)], [[root.querySelector('#guide'), 'compact']]);
+    last('#q-side .feed-lines li', 2), gone('#guide'), last('#q-side .feed-lines li', 1)], [[root.querySelector('#guide'), 'compact']]);
 }
 
 /**
