@@ -23,27 +23,25 @@ from pathlib import Path
 # (group, frame names: a stack belongs to the group if one of its frames' function names is one of
 # these). First match wins, so the specific ones come first.
 GROUPS: list[tuple[str, tuple[str, ...]]] = [
-    ("ping messages: the hub's timer ({type: ping} per socket)", ("Connection.tick",)),
-    ("keep-alive probes: the hub's timer (protocol ping per socket)", ("Connection.probe",)),
-    ("presence refresh (the hub's timer)", ("Hub._refresh_presence",)),
-    ("the hub's timer, itself", ("Hub._tick",)),
+    ("keep-alive pings (a silent socket's reader)", ("WebSocket._keep_alive",)),
+    ("presence refresh (the rooms' timer)", ("Rooms._refresh_presence",)),
+    ("ping messages queued (the rooms' timer)", ("Rooms._tick",)),
     ("Idempotency-Key lease renewals", ("Leases._run",)),
-    ("the hub: subscription reads, fan-out of changes", ("Hub._run",)),
+    ("the subscription: reads and fan-out of published changes", ("Subscription._run",)),
     ("actions over sockets", ("Connection._act",)),
-    ("socket writers (updates, patches, pings, probes on the wire)", ("Connection._write",)),
-    ("socket readers (frames in, pongs)", ("Connection._read_frames", "Connection._handle")),
+    ("socket writers (updates, patches, ping messages on the wire)", ("Connection._write",)),
+    ("socket readers (frames in, pongs, pings answered)", ("Connection._read", "WebSocket.receive")),
     ("WebSocket handshakes, snapshots, closes", ("game_socket",)),
     ("HTTP API requests (set-up)", ("Flask.wsgi_app", "Flask.__call__")),
-    ("simple-websocket's reader and timers", ("WSConnection.receive_data", "Base._thread")),
     ("gunicorn's worker loop (heartbeat)", ("GeventWorker.run", "Worker.notify")),
 ]
 # Parts of a group, the same way (first match; the rest is the group's own).
 PARTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "actions over sockets": [
-        ("fan-out: each socket's view, patch and frame, written", ("Hub.committed", "Hub._fan_out")),
+        ("fan-out: the change's views, queued for each socket", ("Rooms.committed",)),
         ("commit: encode and the Redis round trip", ("GameStore._write",)),
         ("a refusal checked on the current version (a Redis GET)", ("GameStore.version",)),
-        ("the answer to the acting socket", ("Connection._send_answer",)),
+        ("the answer to the acting socket", ("Connection._shown",)),
         ("decide: the rules, and the rest", ()),
     ],
 }

@@ -12,12 +12,12 @@ from shipmate.serve import settle_worker
 wsgi_app = "shipmate.web:create_app()"
 bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
 
-# gevent, by measurement (docs/PERFORMANCE.md). flask-sock runs each WebSocket inside the request
-# that upgraded it, so every open socket holds a request's worth of concurrency for its whole life
-# (hours, for a game), plus simple-websocket's reader and the socket's own writer. Under gthread
-# these are three OS threads per socket; 250 sockets meant ~750 threads in one process fighting
-# for the GIL, and the table-sync workload spent more CPU switching threads than on the game
-# (3.3 ms of server CPU per action). gevent makes them greenlets on one OS thread: a switch is a
+# gevent, by measurement (docs/PERFORMANCE.md). Each WebSocket runs inside the request that
+# upgraded it (web/ws.py), so every open socket holds a request's worth of concurrency for its whole
+# life (hours, for a game), plus the socket's own writer. Under gthread these are OS threads (the
+# path measured then had three per socket: 250 sockets meant ~750 threads in one process fighting
+# for the GIL, and the table-sync workload spent more CPU switching threads than on the game:
+# 3.3 ms of server CPU per action). gevent makes them greenlets on one OS thread: a switch is a
 # cheap user-space jump, and the same code runs unchanged (the worker monkey-patches sockets, locks
 # and threads before the app is imported, redis-py's blocking pub/sub reader included). Server CPU
 # per action fell by about half with this change alone.

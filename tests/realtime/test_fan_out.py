@@ -75,7 +75,7 @@ def test_an_outbox_is_bounded_and_its_close_comes_first() -> None:
 
 
 class FakeSocket:
-    """A simple-websocket stand-in whose sends can be held up, like a peer that stops reading."""
+    """A WebSocket (web/transport.py) stand-in whose sends can be held up, like a peer that stops reading."""
 
     def __init__(self, blocked: bool) -> None:
         self.sent: list[str] = []
@@ -93,7 +93,7 @@ class FakeSocket:
         self.closed_with = reason
         self.done.set()
 
-    def shutdown(self, how: int) -> None:
+    def shutdown(self) -> None:
         self.released.set()  # like a cut TCP socket: the blocked send returns
 
 
@@ -108,7 +108,7 @@ def connection(ws: FakeSocket, queue_size: int) -> Connection:
     """A socket's connection with its writer running, as `serve` starts it."""
     settings = {**SETTINGS, "WS_QUEUE_SIZE": queue_size}
     conn = Connection(ws, "K7QX2M", Caller(PUBLIC, None, {}), None, "en", FakeRooms(), None,  # type: ignore[arg-type]
-                      settings, raw=ws)  # type: ignore[arg-type]
+                      settings)
     threading.Thread(target=conn._write, daemon=True).start()
     return conn
 

@@ -9,7 +9,7 @@ import pytest
 
 import shipmate
 
-FORBIDDEN = {"flask", "flask_sock", "redis", "random", "time", "os", "secrets", "datetime",
+FORBIDDEN = {"flask", "wsproto", "redis", "random", "time", "os", "secrets", "datetime",
              "socket", "subprocess", "threading", "marshmallow", "shipmate.web", "shipmate.store"}
 PACKAGE = Path(shipmate.__file__).parent
 PURE_FILES = sorted((PACKAGE / "rules").rglob("*.py")) + sorted((PACKAGE / "games").rglob("*.py"))

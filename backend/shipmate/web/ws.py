@@ -1,16 +1,15 @@
 """WS /ws/games/{code}?token=…: a snapshot, then every change as the socket's viewer may see it.
 
-flask-sock makes the handshake and simple-websocket speaks the protocol: its thread reads the
-socket, answers pings and closes, and sends a keep-alive ping every WS_KEEPALIVE seconds (a socket
-that misses its pong is closed). Each socket has two threads of ours: the request's reads the
-client's messages and runs its actions, and a writer drains the socket's outbox, so that a slow
-reader holds up nobody but itself.
+wsproto speaks the protocol (web/transport.py): the request's own thread makes the handshake, then
+reads the client's messages and runs its actions; a keep-alive ping goes out when the client has
+been silent for WS_KEEPALIVE seconds, and a client silent past the next one is closed. Each socket
+has one more thread, its writer, which drains the socket's outbox, so that a slow reader holds up
+nobody but itself.
 """
 
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 from collections import Counter
 from collections.abc import Mapping
@@ -18,8 +17,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
-from flask_sock import Sock
-from simple_websocket import ConnectionClosed
 from wsproto.utilities import RemoteProtocolError
 
 from ..codec import dumps, loads
@@ -30,10 +27,10 @@ from .errors import LANGUAGES, ApiError, BadRequest, refusal, request_language
 from .outbox import PING, Close, Item, Outbox, Ping, Resume
 from .rooms import Rooms
 from .service import Caller
+from .transport import ConnectionClosed, WebSocket
 from .update import Update
 
 bp = Blueprint("ws", __name__)
-sock = Sock()
 
 UPDATES = ("full", "patch")
 """What a socket's changes come as (`?updates=`): the whole view, or a patch of the view before."""
@@ -92,10 +89,8 @@ class AddressCounts:
 
 
 def init_app(app: Flask) -> None:
-    """Attach this process's socket counts per address to `app`, and simple-websocket's settings."""
+    """Attach this process's socket counts per address to `app`."""
     app.extensions["shipmate.addresses"] = AddressCounts(int(app.config["WS_MAX_PER_ADDRESS"]))
-    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": float(app.config["WS_KEEPALIVE"]),
-                                         "max_message_size": int(app.config["MAX_CONTENT_LENGTH"])}
 
 
 @bp.before_request
@@ -119,8 +114,6 @@ def check_handshake() -> None:
     if not service.rooms().claim(code, int(current_app.config["WS_MAX_PER_GAME"])):
         raise TooManySockets()
     g.room = code
-    # No extension: compressing each small message would cost more than it saves (patches are small).
-    request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
 
 @bp.teardown_request
@@ -147,20 +140,39 @@ def not_a_handshake(exc: RemoteProtocolError) -> tuple[Response, int]:
     return jsonify(body), status
 
 
-@sock.route("/ws/games/<code>", bp=bp)  # type: ignore[untyped-decorator]
-def game_socket(ws: Any, code: str) -> None:
+class Upgraded(Response):
+    """What the socket's request returns once the socket has ended: nothing more to write.
+
+    gunicorn's workers take a StopIteration from the response as "this connection was handled;
+    close it" (flask-sock ends its sockets the same way).
+    """
+
+    def __call__(self, *_: Any) -> Any:
+        raise StopIteration
+
+
+@bp.route("/ws/games/<code>", websocket=True)
+def game_socket(code: str) -> Response:
     """Serve one socket until it closes."""
-    Connection(ws, code, g.caller, request.args.get("token"), request_language(), service.rooms(),
-               service.store(), current_app.config, patches=request.args.get("updates") == "patch",
-               raw=request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")).serve()
+    raw = request.environ.get("gunicorn.socket")
+    if raw is None:
+        raise RuntimeError("WebSockets are served under gunicorn (shipmate serve, deploy/gunicorn.conf.py)")
+    config = current_app.config
+    ws = WebSocket(raw, request.environ, keepalive=float(config["WS_KEEPALIVE"]),
+                   max_message_size=int(config["MAX_CONTENT_LENGTH"]))
+    try:
+        Connection(ws, code, g.caller, request.args.get("token"), request_language(), service.rooms(),
+                   service.store(), config, patches=request.args.get("updates") == "patch").serve()
+    finally:
+        ws.shutdown()
+    return Upgraded()
 
 
 class Connection:
     """One client's socket: its viewer, the version it has, its outbox and its writer."""
 
     def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, rooms: Rooms,
-                 store: GameStore, config: Mapping[str, Any], *, patches: bool = False,
-                 raw: socket.socket | None = None) -> None:
+                 store: GameStore, config: Mapping[str, Any], *, patches: bool = False) -> None:
         self.ws = ws
         self.code = code
         self.caller = caller
@@ -173,9 +185,7 @@ class Connection:
         self.version = -1
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
         self.close_grace = float(config["WS_CLOSE_GRACE"])
-        self.wait = float(config["WS_KEEPALIVE"])
         self.patches = patches  # each change after the snapshot as a patch of the view before (RFC 6902)
-        self._raw = raw
 
     def serve(self) -> None:
         """Send the snapshot, start the writer, then answer the client's messages until it leaves."""
@@ -202,9 +212,7 @@ class Connection:
         """Take the client's messages until it leaves, or the writer closed the socket."""
         with contextlib.suppress(ConnectionClosed, OSError):
             while not self.outbox.finished:
-                message = self.ws.receive(timeout=self.wait)
-                if message is not None:
-                    self._handle(message)
+                self._handle(self.ws.receive())
 
     # ---- what the room hands over (its thread: never blocks) -------------------------------------
 
@@ -233,14 +241,9 @@ class Connection:
     def _drop(self, close: Close) -> None:
         self.outbox.finish(close)
         # A writer stuck on a peer that reads nothing cannot send the close frame: cut it then.
-        timer = threading.Timer(self.close_grace, self._cut)
+        timer = threading.Timer(self.close_grace, self.ws.shutdown)
         timer.daemon = True
         timer.start()
-
-    def _cut(self) -> None:
-        if self._raw is not None:
-            with contextlib.suppress(OSError):
-                self._raw.shutdown(socket.SHUT_RDWR)
 
     # ---- the client's messages (the request's thread) ------------------------------------------
 

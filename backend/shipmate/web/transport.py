@@ -1,0 +1,162 @@
+"""One WebSocket on wsproto's sans-IO API, read by the request's own thread.
+
+The handshake is wsproto's: the upgrade request's headers are fed to it as the HTTP request they
+came in, and its answer goes out on the connection's socket. After it, `receive` reads the socket,
+feeds wsproto and acts on what it parses: it answers pings and closes, joins a message's fragments,
+closes a message over the size limit (1009) and a protocol error (wsproto's code, 1002 or 1007),
+and, when nothing has come for `keepalive` seconds, sends a ping; a client that sent nothing by
+the next one is gone, and its socket is closed (1008). `send` and `close` may be called from
+another thread (the socket's writer): a lock keeps wsproto's state and each frame's bytes whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+from wsproto import ConnectionType, WSConnection
+from wsproto.connection import ConnectionState
+from wsproto.events import (
+    AcceptConnection,
+    BytesMessage,
+    CloseConnection,
+    Event,
+    Ping,
+    Request,
+    TextMessage,
+)
+from wsproto.utilities import RemoteProtocolError
+
+RECEIVE_BYTES = 65536
+"""The most bytes one read takes off the socket (a whole action, and whatever came with it)."""
+
+MESSAGE_TOO_BIG = 1009
+POLICY_VIOLATION = 1008
+GONE = 1006
+"""No close frame came: the client went away (or its socket was cut)."""
+
+
+class ConnectionClosed(Exception):
+    """The socket is closed, or closing: nothing more is received or sent."""
+
+    def __init__(self, code: int, reason: str | None = None) -> None:
+        super().__init__(f"connection closed: {code} {reason or ''}")
+        self.code = code
+        self.reason = reason
+
+
+def request_bytes(environ: Mapping[str, Any]) -> bytes:
+    """Return the upgrade request as HTTP/1.1 bytes, rebuilt from a WSGI environ's headers."""
+    lines = [b"GET / HTTP/1.1"]
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            header = "-".join(part.capitalize() for part in key[5:].split("_"))
+            lines.append(f"{header}: {value}".encode("latin-1"))
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+class WebSocket:
+    """A server's side of one WebSocket, over a connected socket."""
+
+    def __init__(self, sock: socket.socket, environ: Mapping[str, Any], *, keepalive: float,
+                 max_message_size: int) -> None:
+        self.sock = sock
+        self._ws = WSConnection(ConnectionType.SERVER)
+        self._lock = threading.Lock()
+        self._max = max_message_size
+        self._inbox: deque[str | bytes] = deque()
+        self._parts: list[str | bytes] = []
+        self._size = 0
+        self._pinged = False  # a keep-alive ping went out and nothing has come since
+        self._closed: ConnectionClosed | None = None
+        self._ws.receive_data(request_bytes(environ))
+        if not any(isinstance(event, Request) for event in self._ws.events()):
+            raise RemoteProtocolError("Not a WebSocket upgrade request.", event_hint=None)
+        # No extension: compressing each small message would cost more than it saves.
+        self.sock.sendall(self._ws.send(AcceptConnection()))
+        self.sock.settimeout(keepalive)
+
+    def receive(self) -> str | bytes:
+        """Return the client's next message; raise ConnectionClosed once the socket closes."""
+        while not self._inbox:
+            if self._closed is not None:
+                raise self._closed
+            try:
+                data = self.sock.recv(RECEIVE_BYTES)
+            except TimeoutError:
+                self._keep_alive()
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                self._end(ConnectionClosed(GONE))
+                continue
+            self._pinged = False
+            self._ws.receive_data(data)
+            for event in self._ws.events():
+                self._take(event)
+        return self._inbox.popleft()
+
+    def send(self, text: str) -> None:
+        """Send one text message."""
+        self._send(TextMessage(data=text))
+
+    def close(self, code: int, reason: str) -> None:
+        """Send a close frame (the client answers with its own, and the socket ends)."""
+        with self._lock:
+            if self._ws.state is ConnectionState.OPEN:
+                self.sock.sendall(self._ws.send(CloseConnection(code, reason)))
+
+    def shutdown(self) -> None:
+        """Cut the socket, whatever waits on it."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+
+    def _send(self, event: Event) -> None:
+        with self._lock:
+            if self._closed is not None or self._ws.state is not ConnectionState.OPEN:
+                raise self._closed or ConnectionClosed(GONE)
+            self.sock.sendall(self._ws.send(event))
+
+    def _take(self, event: Event) -> None:
+        if isinstance(event, TextMessage | BytesMessage):
+            self._size += len(event.data)
+            if self._size > self._max:
+                self._refuse(MESSAGE_TOO_BIG, "Message is too big")
+                return
+            self._parts.append(event.data if isinstance(event.data, str) else bytes(event.data))
+            if event.message_finished:
+                parts, self._parts, self._size = self._parts, [], 0
+                first = parts[0]
+                if len(parts) == 1:
+                    self._inbox.append(first)
+                else:
+                    self._inbox.append("".join(parts) if isinstance(first, str) else b"".join(parts))  # type: ignore[arg-type]
+        elif isinstance(event, Ping):
+            self._send(event.response())
+        elif isinstance(event, CloseConnection):
+            # The client's close (echoed), or wsproto's word on a frame that broke the protocol
+            # (sent to the client); the answer to a close of ours needs no reply.
+            with self._lock:
+                if self._ws.state in (ConnectionState.OPEN, ConnectionState.REMOTE_CLOSING):
+                    self.sock.sendall(self._ws.send(event.response()))
+            self._end(ConnectionClosed(event.code, event.reason))
+
+    def _refuse(self, code: int, reason: str) -> None:
+        self.close(code, reason)
+        self._end(ConnectionClosed(code, reason))
+
+    def _keep_alive(self) -> None:
+        if self._pinged:
+            self._refuse(POLICY_VIOLATION, "Ping/Pong timeout")
+            return
+        self._pinged = True
+        self._send(Ping())
+
+    def _end(self, closed: ConnectionClosed) -> None:
+        if self._closed is None:
+            self._closed = closed
