@@ -9,6 +9,16 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
+
+MAX_CONNECTIONS = 100
+"""Connections a process keeps to a plain Redis; a command beyond them waits for one to come free.
+
+redis-py's default pool refuses a command outright past its 100 connections (MaxConnectionsError,
+which players would see as 503): a busy server, whose commands take longer, would fail exactly when
+it is busiest. A command holds its connection for one round trip, so a short wait costs less."""
+
+POOL_WAIT = 10.0
+"""Seconds a command waits for a free connection before the store counts Redis as unavailable."""
 """A REDIS_URL that starts with this names one node of a Redis Cluster (``redis+cluster://host:port``)."""
 
 
@@ -23,7 +33,9 @@ def client_for(url: str, **options: Any) -> redis.Redis:
 
         # The cluster client offers the same commands; the store types its client as redis.Redis.
         return cast(redis.Redis, RedisCluster.from_url(node_url(url), **options))
-    return redis.Redis.from_url(url, **options)
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT,
+                                                 **options)
+    return redis.Redis(connection_pool=pool)
 
 
 def node_url(url: str) -> str:
