@@ -13,7 +13,7 @@ from shipmate.web.service import Caller
 from shipmate.web.update import Update
 from shipmate.web.ws import Connection
 
-SETTINGS = {"WS_KEEPALIVE": 3600.0, "WS_CLOSE_GRACE": 0.05}
+SETTINGS = {"WS_KEEPALIVE": 3600.0, "WS_CLOSE_GRACE": 0.05, "WS_PING_INTERVAL": 20.0}
 
 
 def message(version: int) -> dict[str, Any]:
@@ -143,3 +143,20 @@ def test_settings_from_the_environment_take_the_type_of_their_default() -> None:
 
     settings = from_environment({"WS_QUEUE_SIZE": "8", "WS_CLOSE_GRACE": "0.5", "HUB_IDLE_CHECK": "2"})
     assert settings == {"WS_QUEUE_SIZE": 8, "WS_CLOSE_GRACE": 0.5, "HUB_IDLE_CHECK": 2.0}
+
+
+def test_a_ping_message_goes_only_to_a_socket_not_just_told_the_newest_version() -> None:
+    ws = FakeSocket(blocked=False)
+    conn = connection(ws, 10)
+    conn.version = 2  # its snapshot's
+    conn.deliver(Update(message(3), Plain()))
+    deadline = time.monotonic() + 10
+    while conn.version < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    conn.ping(3)  # it was just sent version 3: nothing to tell
+    conn.ping(4)  # a newer version it has not seen: told
+    conn.told_at -= SETTINGS["WS_PING_INTERVAL"]
+    conn.ping(3)  # told too long ago: the keep-alive is due
+    while len(ws.sent) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [json.loads(text)["type"] for text in ws.sent] == ["update", "ping", "ping"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -185,6 +186,8 @@ class Connection:
         self.version = -1
         self.outbox = Outbox(int(config["WS_QUEUE_SIZE"]))
         self.close_grace = float(config["WS_CLOSE_GRACE"])
+        self.ping_every = float(config["WS_PING_INTERVAL"])
+        self.told_at = 0.0  # when the client was last sent a version (monotonic)
         self.patches = patches  # each change after the snapshot as a patch of the view before (RFC 6902)
 
     def serve(self) -> None:
@@ -227,7 +230,11 @@ class Connection:
             self._queue(message)
 
     def ping(self, version: int) -> None:
-        """Queue the ping message (a full outbox is closing the socket anyway)."""
+        """Queue the ping message, unless the socket was sent the newest version `version` within the
+        last interval: what the ping would tell its client, it was just told (a full outbox is
+        closing the socket anyway)."""
+        if self.version >= version and time.monotonic() - self.told_at < self.ping_every:
+            return
         self.outbox.put(PING)
 
     def retire(self, player: str) -> None:
@@ -309,13 +316,18 @@ class Connection:
                 if isinstance(item, Update):
                     self._send_update(item)
                 elif isinstance(item, Ping):
-                    self.ws.send(dumps({"type": "ping", "version": self._latest()}))
+                    self._tell(dumps({"type": "ping", "version": self._latest()}))
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 else:
                     self.ws.send(item)
         except (ConnectionClosed, OSError):
             self.outbox.finish(Close(1006, "gone"))
+
+    def _tell(self, message: str) -> None:
+        """Send a message that tells the client a version (a snapshot, an update, a ping)."""
+        self.ws.send(message)
+        self.told_at = time.monotonic()
 
     def _latest(self) -> int:
         return max(self.rooms.latest(self.code), self.version)
@@ -329,7 +341,7 @@ class Connection:
             self._resume(self.version)
             return
         patch = update.patch_for(self.viewer, self.version) if self.patches else None
-        self.ws.send(patch if patch is not None else update.message_for(self.viewer, self.version))
+        self._tell(patch if patch is not None else update.message_for(self.viewer, self.version))
         self.version = update.version
 
     def _resume(self, since: int) -> None:
@@ -351,9 +363,9 @@ class Connection:
         version = state["version"]
         if since < 0 or since > version:
             view = view_for(state, self.viewer)
-            self.ws.send(dumps({"type": "snapshot", "version": version, "state": view}))
+            self._tell(dumps({"type": "snapshot", "version": version, "state": view}))
         else:
             events = [e for e in self.store.events_since(self.code, since) if e["version"] <= version]
-            self.ws.send(dumps({"type": "update", **service.update_body(state, events, self.viewer)}))
+            self._tell(dumps({"type": "update", **service.update_body(state, events, self.viewer)}))
         self.version = version
         self.rooms.saw(self.code, state)
