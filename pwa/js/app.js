@@ -74,7 +74,6 @@ document.addEventListener('click', (event) => {
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin) return;
   event.preventDefault();
-  // A rule cited on a page opens over it
   if (link.matches('.rule-link')) import('./views/rule_dialog.js').then((m) => m.open(link, url));
   else navigate(url.pathname + url.search + url.hash);
 });

@@ -66,10 +66,10 @@ export function explain(check) {
   return check.rule ? `${check.rule} · ${t(check.key, p)}` : t(check.key, p); // a 403 or 409 cites no rule
 }
 
-/** A rule's ID, linked to its rulebook. */
+/** A rule's ID linked to its rulebook. */
 export const ruleLink = (id) => html`<a class="rule-link" href="/rules/${{ SE: 'serenissima', VV: 'voyagers' }[id.slice(0, 2)] || 'quest1607'}#${id}">${id}</a>`;
 
-/** Words that cite rules ("U3 · …", "C1 · …. C2 · …"), each ID a link. */
+/** explain()'s words, each rule's ID a link. */
 export const ruleLinked = (text) => html`${text.split(/(?<=^|\. )([A-Z]{1,2}\d\d?)(?= · )/).map((p, i) => (i % 2 ? ruleLink(p) : p))}`;
 
 /** One shot in words (C4/C5): "Anna rolls 5 (needs 4+): hit · damage 3 → Crew −1". */
