@@ -77,7 +77,7 @@ class WebSocket:
         if not any(isinstance(event, Request) for event in self._ws.events()):
             raise RemoteProtocolError("Not a WebSocket upgrade request.", event_hint=None)
         # No extension: compressing each small message would cost more than it saves.
-        self.sock.sendall(self._ws.send(AcceptConnection()))
+        self._write(self._ws.send(AcceptConnection()))
         self.sock.settimeout(keepalive)
 
     def receive(self) -> str | bytes:
@@ -109,18 +109,25 @@ class WebSocket:
         """Send a close frame (the client answers with its own, and the socket ends)."""
         with self._lock:
             if self._ws.state is ConnectionState.OPEN:
-                self.sock.sendall(self._ws.send(CloseConnection(code, reason)))
+                self._write(self._ws.send(CloseConnection(code, reason)))
 
     def shutdown(self) -> None:
         """Cut the socket, whatever waits on it."""
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
 
+    def _write(self, data: bytes) -> None:
+        """Write all of `data` (socket.send in a loop: sendall asks the kernel for the send buffer's
+        size first, a system call per frame)."""
+        view = memoryview(data)
+        while view:
+            view = view[self.sock.send(view):]
+
     def _send(self, event: Event) -> None:
         with self._lock:
             if self._closed is not None or self._ws.state is not ConnectionState.OPEN:
                 raise self._closed or ConnectionClosed(GONE)
-            self.sock.sendall(self._ws.send(event))
+            self._write(self._ws.send(event))
 
     def _take(self, event: Event) -> None:
         if isinstance(event, TextMessage | BytesMessage):
@@ -143,7 +150,7 @@ class WebSocket:
             # (sent to the client); the answer to a close of ours needs no reply.
             with self._lock:
                 if self._ws.state in (ConnectionState.OPEN, ConnectionState.REMOTE_CLOSING):
-                    self.sock.sendall(self._ws.send(event.response()))
+                    self._write(self._ws.send(event.response()))
             self._end(ConnectionClosed(event.code, event.reason))
 
     def _refuse(self, code: int, reason: str) -> None:
