@@ -13,13 +13,13 @@ extend({
     guide_h: 'First evening', guide_setup: 'Set-up', guide_turn: 'A turn',
     guide_step_of: 'Set-up {n} of {of}', guide_part_of: 'A turn, part {n} of {of}',
     guide_host_help: 'Tick each step once the table has done it: the shared screen shows the next one.',
-    guide_skip: 'We know the game — skip', guide_now: 'now', guide_done: 'done',
+    guide_skip: 'We know the game — skip', guide_done: 'done',
   },
   nl: {
     guide_h: 'De eerste avond', guide_setup: 'Klaarzetten', guide_turn: 'Een beurt',
     guide_step_of: 'Klaarzetten {n} van {of}', guide_part_of: 'Een beurt, deel {n} van {of}',
     guide_host_help: 'Vink elke stap af zodra de tafel hem gedaan heeft: het gedeelde scherm toont dan de volgende.',
-    guide_skip: 'We kennen het spel — overslaan', guide_now: 'nu', guide_done: 'klaar',
+    guide_skip: 'We kennen het spel — overslaan', guide_done: 'klaar',
   },
 });
 
@@ -53,13 +53,16 @@ function position(steps, step) {
 export function tvPanel(state, ruleset) {
   if (!guideOn(state, ruleset)) return '';
   const { steps, done, now } = progress(state, ruleset);
-  const item = (s) => html`<li class="${done.has(s.id) ? 'done' : s === now ? 'now' : ''}"><span aria-hidden="true">${done.has(s.id) ? '✓' : s === now ? '▶' : '○'}</span> ${tx(s.title)}${done.has(s.id) ? html`<span class="sr-only"> (${t('guide_done')})</span>` : s === now ? html`<span class="sr-only"> (${t('guide_now')})</span>` : ''}</li>`;
+  const item = (s) => (done.has(s.id) ? html`<li class="done"><span role="img" aria-label="${t('guide_done')}">✓</span> ${tx(s.title)}</li>`
+    : s === now ? html`<li class="now" aria-current="step"><span aria-hidden="true">▶</span> ${tx(s.title)}</li>`
+      : html`<li><span aria-hidden="true">○</span> ${tx(s.title)}</li>`);
   const part = (kind) => steps.filter((s) => s.part === kind);
-  return html`<section class="guide-tv" id="guide" aria-labelledby="guide-h">
+  // on a TV short of room (../screens.js) the list of steps gives way first, then the whole guide
+  return html`<section class="guide-tv" id="guide" aria-labelledby="guide-h" data-yield="2.5">
     <h2 id="guide-h">${t('guide_h')} · ${position(steps, now)}</h2>
     <p class="guide-title" id="guide-now">${tx(now.title)}</p>
     <p class="guide-text">${tx(now.text)}</p>
-    <div class="guide-lists">
+    <div class="guide-lists" data-yield="2">
       <div><h3>${t('guide_setup')}</h3><ol class="guide-steps">${part('setup').map(item)}</ol></div>
       <div><h3>${t('guide_turn')}</h3><ol class="guide-steps guide-parts">${part('turn').map(item)}</ol></div>
     </div></section>`;

@@ -2,7 +2,7 @@
 // draws in place, the headline's newest moment, and one screen that never scrolls nor crops. On a TV
 // (wider than 1100 px) the part marked data-fill reaches down to the screen's bottom edge; when the
 // page does not fit, the story's oldest lines give way first, then the pieces marked data-yield
-// (lowest number first), each whole, never cut.
+// (lowest number first) in the part that does not fit, each whole, never cut.
 import { CardPage } from './cards.js';
 import { SharedScreen } from './tv.js';
 
@@ -13,6 +13,18 @@ export const lastMoment = (lines) => lines.find((line) => line.moment) || null;
 
 const overflows = () => document.documentElement.scrollHeight > window.innerHeight
   || document.documentElement.scrollWidth > window.innerWidth;
+
+/**
+ * Where a piece may give way: anywhere while the page is larger than the screen, else in the boxes
+ * that cut (one marked data-fit that holds more than it shows, or the one around a story that does).
+ */
+function tooFull(root) {
+  if (overflows()) return [root];
+  const cuts = (el) => el.scrollHeight > el.clientHeight + 1;
+  const boxes = [...root.querySelectorAll('[data-fit]')].filter(cuts);
+  for (const story of root.querySelectorAll('[data-fit] .feed-big')) if (cuts(story)) boxes.push(story.closest('[data-fit]'));
+  return boxes;
+}
 
 /** Fit the TV page in `root` to one screen; `least` story lines stay while anything else can go. */
 function fitScreen(root, tv, least) {
@@ -26,8 +38,10 @@ function fitScreen(root, tv, least) {
   }
   tv.fitStory(root, least);
   const yielding = [...root.querySelectorAll('[data-yield]')].sort((a, b) => a.dataset.yield - b.dataset.yield);
-  while (yielding.length && (overflows() || [...root.querySelectorAll('[data-fit]')].some((box) => box.scrollHeight > box.clientHeight + 1))) {
-    yielding.shift().hidden = true;
+  for (let boxes = tooFull(root); boxes.length; boxes = tooFull(root)) {
+    const next = yielding.find((el) => !el.hidden && boxes.some((box) => box.contains(el)));
+    if (!next) return;
+    next.hidden = true;
   }
 }
 
