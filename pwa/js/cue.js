@@ -73,7 +73,8 @@ function title(mine) {
 }
 
 const BELL = '<path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6v-5a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/>';
-const STRUCK = '<path d="M3 3l18 18" stroke="#071d2d" stroke-width="5"/><path d="M3 3l18 18" stroke="currentColor" stroke-width="2.2"/>';
+// off: a slash, set off from the bell by the button's own colour (app.css: button, --sea-3)
+const STRUCK = '<path d="M3 3l18 18" stroke="#1d4f78" stroke-width="5"/><path d="M3 3l18 18" stroke="currentColor" stroke-width="2.2"/>';
 
 /**
  * <cue-toggle>: the button that turns the cue on or off on this device (a bell, struck through when
@@ -102,7 +103,7 @@ class CueToggle extends HTMLElement {
     this.button.title = t(on ? 'cue_on' : 'cue_off');
   }
 }
-if (!customElements.get('cue-toggle')) customElements.define('cue-toggle', CueToggle);
+customElements.define('cue-toggle', CueToggle);
 
 /** The cue of game `code` on this page: `follow(state)` for each new state, `stop()` when the page goes. */
 export function turnCue(code) {
@@ -110,7 +111,7 @@ export function turnCue(code) {
   return {
     follow(state) {
       if (stopped) return;
-      const mine = Boolean(state.you) && waitingOn(state).includes(state.you);
+      const mine = waitingOn(state).includes(state.you);
       title(mine);
       if (mine && !waited().includes(code) && enabled()) {
         chime();
