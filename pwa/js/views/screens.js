@@ -14,17 +14,11 @@ export const lastMoment = (lines) => lines.find((line) => line.moment) || null;
 const overflows = () => document.documentElement.scrollHeight > window.innerHeight
   || document.documentElement.scrollWidth > window.innerWidth;
 
-/**
- * Where a piece may give way: anywhere while the page is larger than the screen, else in the boxes
- * that cut (one marked data-fit that holds more than it shows, or the one around a story that does).
- */
-function tooFull(root) {
-  if (overflows()) return [root];
-  const cuts = (el) => el.scrollHeight > el.clientHeight + 1;
-  const boxes = [...root.querySelectorAll('[data-fit]')].filter(cuts);
-  for (const story of root.querySelectorAll('[data-fit] .feed-big')) if (cuts(story)) boxes.push(story.closest('[data-fit]'));
-  return boxes;
-}
+const cuts = (el) => el.scrollHeight > el.clientHeight + 1;
+
+/** Where a piece may give way: anywhere on a page too big, else in a box (or around a story) that cuts. */
+const tooFull = (root) => (overflows() ? [root] : [...root.querySelectorAll('[data-fit]')]
+  .filter((box) => cuts(box) || [...box.querySelectorAll('.feed-big')].some(cuts)));
 
 /** Fit the TV page in `root` to one screen; `least` story lines stay while anything else can go. */
 function fitScreen(root, tv, least) {

@@ -102,11 +102,11 @@ export class SharedScreen {
     this.spokenUpTo = latest;
   }
 
-  /** The first evening's guide while the table is on it (./guide.js loads once a state may need it). */
+  /** The first evening's guide (./guide.js, loaded once a state may show it). */
   guide(state, ruleset) {
-    if (!state.guide || state.guide.skipped || state.phase === 'finished') return '';
-    if (!this.guiding) this.guiding = import('./guide.js').then((m) => m.ready.then(() => { this.guidePanel = m.tvPanel; this.redraw(); }));
-    return this.guidePanel ? this.guidePanel(state, ruleset) : '';
+    if (!state.guide || state.guide.skipped) return '';
+    this.guiding = this.guiding || import('./guide.js').then((m) => m.ready.then(() => { this.panel = m.tvPanel; this.redraw(); }));
+    return this.panel ? this.panel(state, ruleset) : '';
   }
 
   /** How to join: the QR code large in the lobby; during play only the code, small. */
