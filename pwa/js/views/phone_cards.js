@@ -53,7 +53,7 @@ export class StripCard {
     }
     const urgent = items.filter((i) => i.tone === 'act');
     const rest = items.filter((i) => i.tone !== 'act');
-    return nowStrip(html`${this.who(ctx)}${ctx.me ? html`<cue-toggle></cue-toggle>` : ''}`, [...tapItems(ctx.session), ...urgent, ...this.moments(ctx), ...rest]);
+    return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, [...tapItems(ctx.session), ...urgent, ...this.moments(ctx), ...rest]);
   }
 
   click(event, ctx) {
