@@ -1,10 +1,9 @@
 // The live link to a game: a WebSocket that reconnects with backoff and resumes from the last
-// version it saw (on `online`, when the page becomes visible again, and when a ping shows a gap).
-// Each change after the first snapshot comes as a patch of the view before (`updates=patch`: a few
-// hundred bytes instead of the whole view, for phones on a busy Wi-Fi); a patch that does not follow
-// the version this page has (a gap) is answered with `resume`. It also carries actions: `ask`
-// sends an action frame and waits for its result frame. It also hears who is at the table
-// (`presence`, with the time it came) and that the seat moved to another phone (then it stops).
+// version it saw (on `online`, on coming back into view, when a ping shows a gap). Changes after the
+// snapshot come as patches of the view before (`updates=patch`, for phones on a busy Wi-Fi); a patch
+// that does not follow this page's version is answered with `resume`. It carries actions too (`ask`:
+// an action frame, then its result), and hears who is at the table (`presence`) and that the seat
+// moved to another phone (then it stops).
 import { answers } from './logic/actions.js';
 import { applyPatch } from './logic/patch.js';
 

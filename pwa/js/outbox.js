@@ -1,9 +1,8 @@
 // Taps that wait for the network. Every action goes into this outbox with its Idempotency-Key and
-// the version it was made on, and stays there (in localStorage too, so a reload keeps it) until the
-// server has answered: over the socket when it is up, else over HTTP, always under the same key, so
-// a tap is applied once however often it is sent. A tap that finds no network waits, marked as
-// waiting, and goes when the connection is back (the socket opens, the browser is online again, or
-// the retry timer fires); taps go in the order they were made.
+// the version it was made on, and stays there (and in localStorage, for a reload) until the server
+// answered: over the socket when it is up, else over HTTP, always under the same key, so a tap is
+// applied once however often it is sent. A tap without network waits, marked so, and goes, in the
+// order made, when the connection is back (the socket opens, the browser is online, a retry).
 import { api, ApiError } from './api.js';
 import { lang } from './i18n.js';
 import { RESULT_TIMEOUT, actionFrame, answerOf, newKey } from './logic/actions.js';

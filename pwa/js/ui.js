@@ -2,6 +2,7 @@
 import { ApiError } from './api.js';
 import { html, escapeHtml, trusted } from './html.js';
 import { t, tx } from './i18n.js';
+import { ruleHref } from './logic/format.js';
 
 const PIPS = {
   1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
@@ -58,7 +59,8 @@ export function toast(message, kind = 'info') {
     box.setAttribute('aria-live', 'polite');
     document.body.append(box);
   }
-  box.textContent = message;
+  const id = /^[A-Z]{1,2}\d\d?(?= · )/.exec(message)?.[0] || ''; // the rule it cites, linked
+  box.innerHTML = (id && `<a class="rule-link" href="${ruleHref(id)}">${id}</a>`) + escapeHtml(message.slice(id.length));
   box.className = `toast show ${kind}`;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.className = 'toast'; }, 4000);

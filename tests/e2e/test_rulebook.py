@@ -168,6 +168,20 @@ def test_a_refused_taps_rule_opens_over_the_phone_and_closes_back_to_the_same_pl
     expect(page.locator("dialog")).to_have_count(0)
 
 
+def test_a_refusal_told_in_a_toast_links_its_rule_too(refused: dict[str, Any], base_url: str) -> None:
+    page = refused["phone"].page
+    expect(page.locator("#up-1-sails-why")).to_be_visible()
+    # The words of a server's refusal as the phone tells them (ui.js errorText), in its toast.
+    page.evaluate("""() => import('/js/ui.js').then((ui) => ui.toast('U3 · Zeilen +1 <kost> meer', 'error'))""")
+    toast = page.locator("#toast")
+    expect(toast).to_have_text("U3 · Zeilen +1 <kost> meer")  # the words as text, never as markup
+    toast.get_by_role("link", name="U3").click()
+    dialog = page.locator("dialog.rule-dialog[open]")
+    expect(dialog).to_contain_text(rules_of(base_url, "quest1607")["rules"]["U3"]["text"]["nl"])
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog")).to_have_count(0)
+
+
 def test_axe_finds_nothing_serious_on_the_rulebook_or_with_a_rule_open(
         refused: dict[str, Any], browser: Browser, base_url: str) -> None:
     for game in GAMES:

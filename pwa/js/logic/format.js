@@ -67,7 +67,8 @@ export function explain(check) {
 }
 
 /** A rule's ID linked to its rulebook. */
-export const ruleLink = (id) => html`<a class="rule-link" href="/rules/${{ SE: 'serenissima', VV: 'voyagers' }[id.slice(0, 2)] || 'quest1607'}#${id}">${id}</a>`;
+export const ruleHref = (id) => `/rules/${{ SE: 'serenissima', VV: 'voyagers' }[id.slice(0, 2)] || 'quest1607'}#${id}`;
+export const ruleLink = (id) => html`<a class="rule-link" href="${ruleHref(id)}">${id}</a>`;
 
 /** explain()'s words, each rule's ID a link. */
 export const ruleLinked = (text) => html`${text.split(/(?<=^|\. )([A-Z]{1,2}\d\d?)(?= · )/).map((p, i) => (i % 2 ? ruleLink(p) : p))}`;

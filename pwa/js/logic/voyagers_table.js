@@ -1,6 +1,6 @@
-// Pure: Voyagers' Venture at the table. The words of each event for the table's story (made only from
-// the events the server sent this viewer: another player's discards come as a count, VV12), and what
-// needs a player — or the host — now (the strip at the top of a phone), most urgent first. No DOM, no I/O.
+// Pure: Voyagers' Venture at the table: each event in words for the story (from the events this
+// viewer was sent: another's discards come as a count, VV12), and what needs a player or the host
+// now (a phone's strip), most urgent first. No DOM, no I/O.
 import { t, tx } from '../i18n.js';
 import { listOf } from './format.js';
 import * as V from './voyagers.js';
