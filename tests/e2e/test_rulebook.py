@@ -18,12 +18,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.cli.conftest import Serve, servers_in
 from tests.fixtures_server import wait_for
 
-from .helpers import ARGS, CHROMIUM, PHONE, api, close_all, quest_table
+from .helpers import ARGS, CHROMIUM, PHONE, SHOTS, api, close_all, quest_table
 from .test_axe import told, violations
 
 pytestmark = pytest.mark.e2e
 
-SHOTS = Path("/tmp/shots/a")
 GAMES = ("quest1607", "serenissima", "voyagers")
 
 
@@ -172,7 +171,7 @@ def test_a_refusal_told_in_a_toast_links_its_rule_too(refused: dict[str, Any], b
     page = refused["phone"].page
     expect(page.locator("#up-1-sails-why")).to_be_visible()
     # The words of a server's refusal as the phone tells them (ui.js errorText), in its toast.
-    page.evaluate("""() => import('/js/ui.js').then((ui) => ui.toast('U3 · Zeilen +1 <kost> meer', 'error'))""")
+    page.evaluate("() => import('/js/ui.js').then((ui) => ui.toast('U3 · Zeilen +1 <kost> meer', 'error'))")
     toast = page.locator("#toast")
     expect(toast).to_have_text("U3 · Zeilen +1 <kost> meer")  # the words as text, never as markup
     toast.get_by_role("link", name="U3").click()
