@@ -177,6 +177,11 @@ def strip(device: Device) -> Locator:
     return device.page.locator("#now")
 
 
+def strip_actions(device: Device) -> Locator:
+    """The strip's buttons that act on the game (the turn cue's switch, #cue, is the device's own)."""
+    return strip(device).locator("button:not(#cue)")
+
+
 def newest(device: Device) -> Locator:
     """The newest line of the table's story on a phone, the host panel, a tablet or the TV."""
     return device.page.locator(".feed-lines li").first
