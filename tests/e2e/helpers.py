@@ -221,6 +221,14 @@ def in_first_screenful(page: Page, selector: str) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
 
 
+def image_drawn(image: Locator) -> None:
+    """Wait until the image has loaded and decoded: visible comes before that."""
+    expect(image).to_be_visible()
+    image.evaluate("i => i.complete && i.naturalWidth > 0 ? true : "
+                   "new Promise((done, fail) => { i.onload = () => done(true); i.onerror = fail; })")
+    assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+
+
 def spoken(device: Device, text: str) -> None:
     """Wait until the TV has said something that contains `text`."""
     device.page.wait_for_function("t => window.__spoken.some(s => s.includes(t))", arg=text)

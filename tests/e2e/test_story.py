@@ -21,6 +21,7 @@ from .helpers import (
     Device,
     api,
     close_all,
+    image_drawn,
     in_first_screenful,
     newest,
     no_rule_in_the_strip,
@@ -366,8 +367,8 @@ def test_the_host_hands_the_dice_to_a_tablet_by_link(table: dict[str, Any]) -> N
     host = table["host"]
     host.page.locator("#dice-make").click()
     qr = host.page.locator(".dice-link .qr img")
-    expect(qr).to_be_visible()
-    assert qr.evaluate("i => i.complete && i.naturalWidth > 0 && i.src.startsWith('data:image/svg+xml')")
+    image_drawn(qr)
+    assert qr.evaluate("i => i.src.startsWith('data:image/svg+xml')")
     link = host.page.locator("#dice-url").get_attribute("href")
     assert link and "#device=" in link
     host.page.locator(".dice-link").scroll_into_view_if_needed()

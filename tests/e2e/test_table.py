@@ -15,7 +15,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, Request, WebSocketRoute, expect
 
-from .helpers import EVIL, INJECTED, PHONE, SHORT_EVIL, SHOTS, TV, Device, api, wait_for_version
+from .helpers import EVIL, INJECTED, PHONE, SHORT_EVIL, SHOTS, TV, Device, api, image_drawn, wait_for_version
 from .layout import shot_of_the_end
 
 pytestmark = pytest.mark.e2e
@@ -70,8 +70,7 @@ def test_create_game_and_lobby(table: dict[str, Any]) -> None:
     code = page.url.rsplit("/", 1)[-1]
     table["code"] = code
     expect(page.locator(".big-code")).to_have_text(code)
-    expect(page.locator(".qr img")).to_be_visible()
-    assert page.locator(".qr img").evaluate("img => img.complete && img.naturalWidth > 0")
+    image_drawn(page.locator(".qr img"))
     assert host.tokens(code).get("host")
     ruleset = api(table["base"], "GET", f"/api/games/{code}/ruleset")
     assert ruleset["sunk_crew"] == 2  # the house rule reached the server
