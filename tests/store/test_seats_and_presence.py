@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import threading
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ def code(store: GameStore) -> Iterator[str]:
     store.act(code, {"type": "join"}, PUBLIC, new_token=lambda _: (hash_token("p1-token"), {"player": "p1"}))
     yield code
     store.client.delete(*(name(code) for name in (k.version, k.state, k.events, k.tokens, k.presence, k.seen,
-                                                  k.online)))
+                                                  k.online, k.presence_clock)))
 
 
 P1 = Viewer(player="p1")
@@ -94,6 +95,17 @@ def test_presence_is_the_union_of_every_servers_word_and_announced_only_when_it_
             said.append(Seen.announced(message["data"]).online)
     assert said == [("p1",), ("p1", "p2"), ("p2",)]
     listener.close()
+
+
+def test_each_word_on_presence_is_later_than_the_one_before_even_within_a_millisecond(
+        code: str, redis_client: redis.Redis) -> None:
+    # A server keeps the word with the latest `now` (web/rooms.py): two words of one millisecond
+    # that tied would lose the second one's news (a player who just came online, shown away).
+    one, two = Presence(redis_client, "one", 3600), Presence(redis_client, "two", 3600)
+    nows = [seen.now for _, seen in one.refresh({code: ["p1"]}).values()]
+    for server, here in [(one, ["p1"]), (two, ["p2"])] * 20:
+        nows.append(server.update(code, here)[1].now)
+    assert all(a < b for a, b in itertools.pairwise(nows)), nows
 
 
 def test_a_server_that_stopped_without_a_word_is_swept_after_its_lease(

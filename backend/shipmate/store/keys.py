@@ -46,6 +46,11 @@ def online(code: str) -> str:
     return f"game:{{{code}}}:online"
 
 
+def presence_clock(code: str) -> str:
+    """The `now` (ms) of the game's last word on presence: each word's is later than the one before."""
+    return f"game:{{{code}}}:presence-clock"
+
+
 def idempotency(code: str, token_hash: str, key: str) -> str:
     """The first answer given under an Idempotency-Key, scoped to its token and game."""
     return f"game:{{{code}}}:idem:{token_hash}:{key}"

@@ -25,12 +25,17 @@ from .errors import redis_errors
 PRESENCE_LEASE = 60.0
 """Seconds a server's word that a player is here lasts unless it is renewed."""
 
-# KEYS: the game's presence set, its last-seen hash, its last announced players online.
-# ARGV: this server's id, the lease (ms), the channel, the keys' TTL (s), then the players with an
-# open socket here. Returns {changed (0/1), now (ms), online players…, '', seen: player, ms, …}.
+# KEYS: the game's presence set, its last-seen hash, its last announced players online, the `now`
+# of its last word. ARGV: this server's id, the lease (ms), the channel, the keys' TTL (s), then the
+# players with an open socket here. Returns {changed (0/1), now (ms), online players…, '', seen:
+# player, ms, …}. Each word's `now` is later than the one before, even within one millisecond of
+# Redis's clock: a server keeps the word with the latest `now`, so two words of one millisecond
+# must not tie (the second, and what it says, would be dropped).
 _UPDATE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+now = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0') + 1)
+redis.call('SET', KEYS[4], now, 'EX', tonumber(ARGV[4]))
 local server, lease = ARGV[1], tonumber(ARGV[2])
 local here = {}
 for i = 5, #ARGV do
@@ -140,7 +145,7 @@ class Presence:
         self._lease_ms = int(lease * 1000)
 
     def _args(self, code: str, here: Iterable[str]) -> dict[str, Any]:
-        return {"keys": [keys.presence(code), keys.seen(code), keys.online(code)],
+        return {"keys": [keys.presence(code), keys.seen(code), keys.online(code), keys.presence_clock(code)],
                 "args": [self.server, self._lease_ms, keys.channel(code), self._ttl, *sorted(set(here))]}
 
     def update(self, code: str, here: Iterable[str]) -> tuple[bool, Seen]:
