@@ -67,23 +67,38 @@ def test_each_viewer_kind_is_rendered_once_per_change() -> None:
 def test_an_outbox_is_bounded_and_its_close_comes_first() -> None:
     outbox = Outbox(2)
     assert outbox.put("a") and outbox.put("b") and not outbox.put("c")
-    assert outbox.get() == "a"
+    assert outbox.take() == "a" and outbox.waiting
     outbox.finish(Close(1008, "slow"))
     outbox.finish(Close(1000, "bye"))  # the first reason stays
-    assert outbox.get() == Close(1008, "slow")
-    assert outbox.put("d") and outbox.get() == Close(1008, "slow")
+    assert outbox.put("d") and outbox.waiting
+    assert outbox.take() == Close(1008, "slow")
+    assert not outbox.waiting and outbox.take() is None  # the close is taken once
 
 
 class FakeSocket:
-    """A WebSocket (web/transport.py) stand-in whose sends can be held up, like a peer that stops reading."""
+    """A WebSocket (web/transport.py) stand-in whose sends can be held up, like a peer that stops reading:
+    then `offer` takes nothing and `send` waits."""
+
+    pending = False
 
     def __init__(self, blocked: bool) -> None:
         self.sent: list[str] = []
         self.closed_with: int | None = None
         self.released = threading.Event()
         self.done = threading.Event()
+        self.offered = 0
         if not blocked:
             self.released.set()
+
+    def offer(self, text: str) -> bool:
+        if not self.released.is_set():
+            return False
+        self.offered += 1
+        self.sent.append(text)
+        return True
+
+    def flush(self) -> None:
+        """Nothing is left half written."""
 
     def send(self, text: str) -> None:
         self.released.wait()
@@ -105,11 +120,11 @@ class FakeRooms:
 
 
 def connection(ws: FakeSocket, queue_size: int) -> Connection:
-    """A socket's connection with its writer running, as `serve` starts it."""
+    """A socket's connection once its snapshot went out, as `serve` begins it."""
     settings = {**SETTINGS, "WS_QUEUE_SIZE": queue_size}
     conn = Connection(ws, "K7QX2M", Caller(PUBLIC, None, {}), None, "en", FakeRooms(), None,  # type: ignore[arg-type]
                       settings)
-    threading.Thread(target=conn._write, daemon=True).start()
+    conn.begin()
     return conn
 
 
@@ -126,6 +141,7 @@ def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_ev
     while len(fast_ws.sent) < 20 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert [json.loads(text)["version"] for text in fast_ws.sent] == list(range(20))
+    assert fast_ws.offered == 20  # each written at once by the thread that handed it over
     assert fast_ws.closed_with is None
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from dataclasses import dataclass
 
@@ -37,16 +36,14 @@ Item = Update | Resume | Ping | str
 class Outbox:
     """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`.
 
-    A deque and an event, so that the room's thread hands an item over without waiting, under gevent
-    as under real threads. The event is cleared before the deque is looked at, so a wake-up is
-    never lost.
+    It never waits: whoever hands the socket an item then drains the outbox (web/ws.py).
     """
 
     def __init__(self, size: int) -> None:
         self._items: deque[Item] = deque()
         self._size = size
         self._final: Close | None = None
-        self._wake = threading.Event()
+        self._ended = False  # the final Close was taken
 
     def put(self, item: Item) -> bool:
         """Queue an item; False when the outbox is full (the socket is too slow)."""
@@ -54,7 +51,6 @@ class Outbox:
             if len(self._items) >= self._size:
                 return False
             self._items.append(item)
-            self._wake.set()
         return True
 
     def finish(self, final: Close) -> None:
@@ -62,19 +58,22 @@ class Outbox:
         if self._final is None:
             self._final = final
             self._items.clear()
-            self._wake.set()
 
     @property
     def finished(self) -> bool:
         """True once the socket is being closed."""
         return self._final is not None
 
-    def get(self) -> Item | Close:
-        """Return the next item, or the final Close."""
-        while True:
-            if self._final is not None:
-                return self._final
-            if self._items:
-                return self._items.popleft()
-            self._wake.wait()
-            self._wake.clear()
+    @property
+    def waiting(self) -> bool:
+        """Whether `take` has something to return."""
+        return bool(self._items) if self._final is None else not self._ended
+
+    def take(self) -> Item | Close | None:
+        """Return the next item, or the final Close (once), or None when nothing waits."""
+        if self._final is not None:
+            if self._ended:
+                return None
+            self._ended = True
+            return self._final
+        return self._items.popleft() if self._items else None

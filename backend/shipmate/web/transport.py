@@ -1,12 +1,18 @@
 """One WebSocket on wsproto's sans-IO API, read by the request's own thread.
 
-The handshake is wsproto's: the upgrade request's headers are fed to it as the HTTP request they
-came in, and its answer goes out on the connection's socket. After it, `receive` reads the socket,
+The handshake is wsproto's: it takes the upgrade request's headers as the server parsed them, and
+its answer goes out on the connection's socket. After it, `receive` reads the socket,
 feeds wsproto and acts on what it parses: it answers pings and closes, joins a message's fragments,
 closes a message over the size limit (1009) and a protocol error (wsproto's code, 1002 or 1007),
 and, when nothing has come for `keepalive` seconds, sends a ping; a client that sent nothing by
 the next one is gone, and its socket is closed (1008). `send` and `close` may be called from
 another thread (the socket's writer): a lock keeps wsproto's state and each frame's bytes whole.
+
+`offer` sends a message without ever waiting, for the thread that hands a change to every socket of
+a table: it writes what the socket's buffer takes at once and keeps the rest (`pending`), which
+`flush` (or the next `send`) writes before anything else. It writes with the socket's timeout at
+zero for that one call; under gevent, which serves the sockets, no other green thread runs between
+the two `settimeout` calls, so the reader's wait on the same socket never sees it.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wsproto import ConnectionType, WSConnection
-from wsproto.connection import ConnectionState
+from wsproto.connection import Connection, ConnectionState
 from wsproto.events import (
     AcceptConnection,
     BytesMessage,
@@ -49,14 +55,10 @@ class ConnectionClosed(Exception):
         self.reason = reason
 
 
-def request_bytes(environ: Mapping[str, Any]) -> bytes:
-    """Return the upgrade request as HTTP/1.1 bytes, rebuilt from a WSGI environ's headers."""
-    lines = [b"GET / HTTP/1.1"]
-    for key, value in environ.items():
-        if key.startswith("HTTP_"):
-            header = "-".join(part.capitalize() for part in key[5:].split("_"))
-            lines.append(f"{header}: {value}".encode("latin-1"))
-    return b"\r\n".join(lines) + b"\r\n\r\n"
+def upgrade_headers(environ: Mapping[str, Any]) -> list[tuple[bytes, bytes]]:
+    """Return the upgrade request's headers from a WSGI environ (its HTTP_* keys)."""
+    return [(key[5:].replace("_", "-").lower().encode("latin-1"), str(value).encode("latin-1"))
+            for key, value in environ.items() if key.startswith("HTTP_")]
 
 
 class WebSocket:
@@ -65,7 +67,6 @@ class WebSocket:
     def __init__(self, sock: socket.socket, environ: Mapping[str, Any], *, keepalive: float,
                  max_message_size: int) -> None:
         self.sock = sock
-        self._ws = WSConnection(ConnectionType.SERVER)
         self._lock = threading.Lock()
         self._max = max_message_size
         self._inbox: deque[str | bytes] = deque()
@@ -73,11 +74,20 @@ class WebSocket:
         self._size = 0
         self._pinged = False  # a keep-alive ping went out and nothing has come since
         self._closed: ConnectionClosed | None = None
-        self._ws.receive_data(request_bytes(environ))
-        if not any(isinstance(event, Request) for event in self._ws.events()):
+        self._keepalive = keepalive
+        self._rest = memoryview(b"")  # the end of a frame `offer` could not write at once
+        # The server parsed the request already: wsproto takes its headers as they are.
+        handshake = WSConnection(ConnectionType.SERVER)
+        handshake.initiate_upgrade_connection(upgrade_headers(environ), environ.get("PATH_INFO", "/"))
+        if not any(isinstance(event, Request) for event in handshake.events()):
             raise RemoteProtocolError("Not a WebSocket upgrade request.", event_hint=None)
         # No extension: compressing each small message would cost more than it saves.
-        self._write(self._ws.send(AcceptConnection()))
+        accept = handshake.send(AcceptConnection())
+        # Only the WebSocket's own state is kept past the handshake, not the HTTP parser's (memory
+        # for every open socket).
+        assert handshake.connection is not None
+        self._ws: Connection = handshake.connection
+        self._write(accept)
         self.sock.settimeout(keepalive)
 
     def receive(self) -> str | bytes:
@@ -105,10 +115,37 @@ class WebSocket:
         """Send one text message."""
         self._send(TextMessage(data=text))
 
+    def offer(self, text: str) -> bool:
+        """Send one text message without waiting: True once it is taken (written, or its end kept
+        for `flush`), False when nothing was taken (another thread is writing, or the end of an
+        earlier frame still waits)."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            if self._rest:
+                return False
+            if self._closed is not None or self._ws.state is not ConnectionState.OPEN:
+                raise self._closed or ConnectionClosed(GONE)
+            self._rest = self._write_now(memoryview(self._ws.send(TextMessage(data=text))))
+            return True
+        finally:
+            self._lock.release()
+
+    @property
+    def pending(self) -> bool:
+        """Whether the end of an offered frame still waits to be written (`flush`)."""
+        return bool(self._rest)
+
+    def flush(self) -> None:
+        """Write the end of an offered frame, waiting for the socket as long as it takes."""
+        with self._lock:
+            self._flush()
+
     def close(self, code: int, reason: str) -> None:
         """Send a close frame (the client answers with its own, and the socket ends)."""
         with self._lock:
             if self._ws.state is ConnectionState.OPEN:
+                self._flush()
                 self._write(self._ws.send(CloseConnection(code, reason)))
 
     def shutdown(self) -> None:
@@ -116,17 +153,34 @@ class WebSocket:
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes | memoryview) -> None:
         """Write all of `data` (socket.send in a loop: sendall asks the kernel for the send buffer's
         size first, a system call per frame)."""
         view = memoryview(data)
         while view:
             view = view[self.sock.send(view):]
 
+    def _write_now(self, view: memoryview) -> memoryview:
+        """Write what the socket takes of `view` without waiting; return the rest."""
+        self.sock.settimeout(0.0)
+        try:
+            while view:
+                view = view[self.sock.send(view):]
+        except BlockingIOError:
+            pass
+        finally:
+            self.sock.settimeout(self._keepalive)
+        return view
+
+    def _flush(self) -> None:
+        rest, self._rest = self._rest, memoryview(b"")
+        self._write(rest)
+
     def _send(self, event: Event) -> None:
         with self._lock:
             if self._closed is not None or self._ws.state is not ConnectionState.OPEN:
                 raise self._closed or ConnectionClosed(GONE)
+            self._flush()
             self._write(self._ws.send(event))
 
     def _take(self, event: Event) -> None:
@@ -150,6 +204,7 @@ class WebSocket:
             # (sent to the client); the answer to a close of ours needs no reply.
             with self._lock:
                 if self._ws.state in (ConnectionState.OPEN, ConnectionState.REMOTE_CLOSING):
+                    self._flush()
                     self._write(self._ws.send(event.response()))
             self._end(ConnectionClosed(event.code, event.reason))
 

@@ -2,9 +2,11 @@
 
 wsproto speaks the protocol (web/transport.py): the request's own thread makes the handshake, then
 reads the client's messages and runs its actions; a keep-alive ping goes out when the client has
-been silent for WS_KEEPALIVE seconds, and a client silent past the next one is closed. Each socket
-has one more thread, its writer, which drains the socket's outbox, so that a slow reader holds up
-nobody but itself.
+been silent for WS_KEEPALIVE seconds, and a client silent past the next one is closed. Whoever hands
+a socket something (the thread that fans a change out to a table, the reader answering its client)
+writes it at once, without waiting; only a socket that cannot take it at once (its client reads
+slowly, or it must catch up from the store) gets a writer thread of its own until its outbox is
+empty, so that a slow reader holds up nobody but itself.
 """
 
 from __future__ import annotations
@@ -170,7 +172,11 @@ def game_socket(code: str) -> Response:
 
 
 class Connection:
-    """One client's socket: its viewer, the version it has, its outbox and its writer."""
+    """One client's socket: its viewer, the version it has, and its outbox.
+
+    One thread at a time drains the outbox (`_draining`, under `_turn`): the one that handed it an
+    item, writing without waiting, or the writer thread it started for an item that must wait.
+    """
 
     def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, rooms: Rooms,
                  store: GameStore, config: Mapping[str, Any], *, patches: bool = False) -> None:
@@ -189,6 +195,9 @@ class Connection:
         self.ping_every = float(config["WS_PING_INTERVAL"])
         self.told_at = 0.0  # when the client was last sent a version (monotonic)
         self.patches = patches  # each change after the snapshot as a patch of the view before (RFC 6902)
+        self._turn = threading.Lock()
+        self._draining = False
+        self._started = False  # the snapshot went out: what was queued meanwhile may follow
 
     def serve(self) -> None:
         """Send the snapshot, start the writer, then answer the client's messages until it leaves."""
@@ -205,11 +214,17 @@ class Connection:
                 return
             except (ConnectionClosed, OSError):  # the client went away before its snapshot: normal
                 return
-            threading.Thread(target=self._write, name=f"ws-writer-{self.code}", daemon=True).start()
+            self.begin()
             self._read()
         finally:
             self.rooms.detach(self)
             self.outbox.finish(Close(1000, "bye"))
+            self._drain()
+
+    def begin(self) -> None:
+        """The snapshot went out: write what was handed over meanwhile, and from now on at once."""
+        self._started = True
+        self._drain()
 
     def _read(self) -> None:
         """Take the client's messages until it leaves, or the writer closed the socket."""
@@ -235,18 +250,22 @@ class Connection:
         closing the socket anyway)."""
         if self.version >= version and time.monotonic() - self.told_at < self.ping_every:
             return
-        self.outbox.put(PING)
+        if self.outbox.put(PING):
+            self._drain()
 
     def retire(self, player: str) -> None:
         """Say that this socket's seat moved to another device, then close it (its token is retired)."""
         self._drop(Close(SEAT_MOVED, "seat moved", dumps({"type": "seat_moved", "player": player})))
 
     def _queue(self, item: Item) -> None:
-        if not self.outbox.put(item):
+        if self.outbox.put(item):
+            self._drain()
+        else:
             self._drop(Close(1008, "too many unread updates; resume"))
 
     def _drop(self, close: Close) -> None:
         self.outbox.finish(close)
+        self._drain()
         # A writer stuck on a peer that reads nothing cannot send the close frame: cut it then.
         timer = threading.Timer(self.close_grace, self.ws.shutdown)
         timer.daemon = True
@@ -301,12 +320,64 @@ class Connection:
         status, body = answer
         self._queue(dumps({"type": kind, "id": message_id, "status": status, **body}))
 
-    # ---- the writer thread ----------------------------------------------------------------------
+    # ---- writing: at once by whoever hands an item over, by a writer thread only when it must wait
 
-    def _write(self) -> None:
+    def _drain(self) -> None:
+        """Write what waits in the outbox without waiting, unless another thread is at it; hand
+        the first item that cannot go at once to a writer thread, which takes over the outbox."""
+        while self._started:
+            with self._turn:
+                if self._draining or not self.outbox.waiting:
+                    return
+                self._draining = True
+            try:
+                held = self._write_at_once()
+            except (ConnectionClosed, OSError):
+                self.outbox.finish(Close(1006, "gone"))
+                return  # the turn stays taken: nothing more is written to a socket that is gone
+            if held is not None or self.ws.pending:
+                threading.Thread(target=self._write, args=(held,), name=f"ws-writer-{self.code}",
+                                 daemon=True).start()
+                return
+            with self._turn:
+                self._draining = False
+            # an item handed over meanwhile found the turn taken: the loop looks again
+
+    def _write_at_once(self) -> Item | Close | None:
+        """Write items until the outbox is empty; return the first that has to wait for the socket
+        or for the store (and, once one frame's end is left for the writer, the next item)."""
+        while (item := self.outbox.take()) is not None:
+            if isinstance(item, Close | Resume) or self.ws.pending:
+                return item
+            if isinstance(item, Update):
+                if item.version <= self.version:
+                    continue  # already in the snapshot or a resume
+                if item.first > self.version + 1 or not self.ws.offer(self._update_text(item)):
+                    return item
+                self.version = item.version
+                self.told_at = time.monotonic()
+            elif isinstance(item, Ping):
+                if not self.ws.offer(self._ping_text()):
+                    return item
+                self.told_at = time.monotonic()
+            elif not self.ws.offer(item):
+                return item
+        return None
+
+    def _write(self, held: Item | Close | None) -> None:
+        """The writer thread: write `held` and everything after it, waiting on the socket as long as
+        it takes; give the outbox back once it is empty."""
         try:
+            self.ws.flush()
             while True:
-                item = self.outbox.get()
+                item = held if held is not None else self.outbox.take()
+                held = None
+                if item is None:
+                    with self._turn:
+                        if not self.outbox.waiting:
+                            self._draining = False
+                            return
+                    continue
                 if isinstance(item, Close):
                     with contextlib.suppress(ConnectionClosed, OSError):
                         if item.last is not None:
@@ -316,13 +387,21 @@ class Connection:
                 if isinstance(item, Update):
                     self._send_update(item)
                 elif isinstance(item, Ping):
-                    self._tell(dumps({"type": "ping", "version": self._latest()}))
+                    self._tell(self._ping_text())
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 else:
                     self.ws.send(item)
         except (ConnectionClosed, OSError):
             self.outbox.finish(Close(1006, "gone"))
+
+    def _ping_text(self) -> str:
+        return dumps({"type": "ping", "version": self._latest()})
+
+    def _update_text(self, update: Update) -> str:
+        """The update's message for this socket: a patch when it asked for patches and one fits."""
+        patch = update.patch_for(self.viewer, self.version) if self.patches else None
+        return patch if patch is not None else update.message_for(self.viewer, self.version)
 
     def _tell(self, message: str) -> None:
         """Send a message that tells the client a version (a snapshot, an update, a ping)."""
@@ -340,8 +419,7 @@ class Connection:
         if update.first > self.version + 1:  # changes went missing (a Redis restart): fetch them
             self._resume(self.version)
             return
-        patch = update.patch_for(self.viewer, self.version) if self.patches else None
-        self._tell(patch if patch is not None else update.message_for(self.viewer, self.version))
+        self._tell(self._update_text(update))
         self.version = update.version
 
     def _resume(self, since: int) -> None:
