@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..codec import dumpb
+from ..codec import dumpb, dumpb_kept
 from ..rules import Event, State, Viewer, Views, event_view_for
 from .patches import ViewPatches, ViewsOf
 
@@ -79,13 +79,13 @@ class Update:
         made = self._events.get(key)
         if made is None:
             events = [event for event in self.events if event["version"] > since]
-            made = self._events[key] = dumpb(self._show.events(self.state, events, viewer))
+            made = self._events[key] = dumpb_kept(self._show.events(self.state, events, viewer))
         return made
 
     def _state_json(self, viewer: Viewer) -> bytes:
         made = self._states.get(viewer)
         if made is None:
-            made = self._states[viewer] = dumpb(self.views.of(viewer))
+            made = self._states[viewer] = dumpb_kept(self.views.of(viewer))
         return made
 
     def message_for(self, viewer: Viewer, since: int) -> str:
