@@ -69,6 +69,18 @@ def test_the_ruleset(live_server: str) -> None:
             "quests"} <= set(ruleset)
 
 
+def test_each_game_gets_the_ruleset_of_its_own_options(live_server: str) -> None:
+    # A ruleset is made once per game and options (web/service.py): games with other house rules
+    # must never be handed another's.
+    plain, other, same = (Game.create(live_server), Game.create(live_server, house_rules={"sunk_crew": 2}),
+                          Game.create(live_server))
+    rulesets = [get(f"{game.url}/ruleset") for game in (plain, other, same)]
+    assert all(r.headers["Content-Type"] == "application/json" for r in rulesets)
+    plain_rules, other_rules, same_rules = (r.json() for r in rulesets)
+    assert plain_rules["sunk_crew"] == 1 and other_rules["sunk_crew"] == 2
+    assert other_rules["options"]["house_rules"]["sunk_crew"] == 2 and plain_rules == same_rules
+
+
 def test_the_openapi_document_covers_every_route_action_and_error(live_server: str) -> None:
     spec = get(f"{live_server}/api/openapi.json").json()
     assert spec["openapi"].startswith("3.")

@@ -9,7 +9,6 @@ import segno
 from flask import Blueprint, Response, jsonify, request
 
 from ..codec import loads
-from ..rules import ruleset as game_ruleset
 from . import service
 from .errors import BadRequest, Unauthorized, request_language
 from .openapi import build_spec
@@ -92,7 +91,7 @@ def state(code: str) -> Response:
 @bp.get("/api/rulesets/<game>")
 def default_ruleset(game: str) -> Response:
     """Return a game's ruleset with its house defaults, before any game is made (the create form's)."""
-    response = _json(service.default_ruleset(game))
+    response = Response(service.default_ruleset(game), mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
 
@@ -107,7 +106,7 @@ def dice_device(code: str) -> Response:
 def ruleset(code: str) -> Response:
     """Return the ruleset data the game is played with."""
     service.authenticate(code, bearer_token())
-    response = _json(game_ruleset(service.load_state(code)))
+    response = Response(service.ruleset_json(service.load_state(code)), mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
 

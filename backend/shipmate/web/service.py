@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 from flask import current_app, request
 
+from ..codec import dumpb_kept, dumps
 from ..net import link_host
 from ..rules import (
     DICE,
@@ -231,12 +232,34 @@ def take_seat(code: str, body: Any) -> dict[str, str]:
     return {"player_id": player, "token": token}
 
 
-def default_ruleset(game: str) -> dict[str, Any]:
+RULESETS_KEPT = 256
+"""Rulesets kept as JSON: one per game and options in use (most tables play with the defaults)."""
+
+_rulesets: dict[str, bytes] = {}
+
+
+def ruleset_json(state: State) -> bytes:
+    """Return the ruleset a game is played with, as JSON.
+
+    A ruleset is the game's data with its options (house rules) applied, and the options are fixed
+    when the game is made: it is made once per game and options, not once per request (its rules'
+    texts in two languages make it the largest answer of the API).
+    """
+    key = dumps([state["game"], state["options"]])
+    made = _rulesets.get(key)
+    if made is None:
+        if len(_rulesets) >= RULESETS_KEPT:
+            _rulesets.clear()
+        made = _rulesets[key] = dumpb_kept(ruleset(state))
+    return made
+
+
+def default_ruleset(game: str) -> bytes:
     """Return the ruleset a new game of `game` is played with when no option is changed (404 for none)."""
     if game not in game_names():
         raise UnknownGameKind(game)
     state, _ = create(game, "RULESET", {}, "00" * 32)
-    return ruleset(state)
+    return ruleset_json(state)
 
 
 def create_game(body: Any) -> dict[str, str]:
