@@ -23,13 +23,16 @@ from pathlib import Path
 # (group, frame names: a stack belongs to the group if one of its frames' function names is one of
 # these). First match wins, so the specific ones come first.
 GROUPS: list[tuple[str, tuple[str, ...]]] = [
+    # Writes are done by whoever hands a socket something (an action's fan-out, the subscription,
+    # the timer, a reader's answer), or by a writer thread of a slow socket: one group, whoever wrote.
+    ("socket writes (updates, patches, answers, ping messages on the wire)",
+     ("Connection._drain", "Connection._write")),
     ("keep-alive pings (a silent socket's reader)", ("WebSocket._keep_alive",)),
     ("presence refresh (the rooms' timer)", ("Rooms._refresh_presence",)),
     ("ping messages queued (the rooms' timer)", ("Rooms._tick",)),
     ("Idempotency-Key lease renewals", ("Leases._run",)),
     ("the subscription: reads and fan-out of published changes", ("Subscription._run",)),
     ("actions over sockets", ("Connection._act",)),
-    ("socket writers (updates, patches, ping messages on the wire)", ("Connection._write",)),
     ("socket readers (frames in, pongs, pings answered)", ("Connection._read", "WebSocket.receive")),
     ("WebSocket handshakes, snapshots, closes", ("game_socket",)),
     ("HTTP API requests (set-up)", ("Flask.wsgi_app", "Flask.__call__")),
@@ -38,7 +41,7 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
 # Parts of a group, the same way (first match; the rest is the group's own).
 PARTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "actions over sockets": [
-        ("fan-out: the change's views, queued for each socket", ("Rooms.committed",)),
+        ("fan-out: the change's update, handed to each socket", ("Rooms.committed",)),
         ("commit: encode and the Redis round trip", ("GameStore._write",)),
         ("a refusal checked on the current version (a Redis GET)", ("GameStore.version",)),
         ("the answer to the acting socket", ("Connection._shown",)),
