@@ -78,3 +78,25 @@ def test_an_offer_to_a_socket_with_room_is_written_at_once() -> None:
     ws.shutdown()
     client_sock.close()
     ws.sock.close()
+
+
+def test_frames_offered_while_corked_are_held_and_then_written_together_in_order() -> None:
+    ws, client_sock, client = opened()
+    ws.cork()
+    assert ws.offer('{"type":"patch","version":8}') and ws.offer('{"type":"result","id":"a1"}')
+    client_sock.setblocking(False)
+    try:
+        client_sock.recv(1)
+        raise AssertionError("a held frame was written before uncork")
+    except BlockingIOError:
+        pass
+    client_sock.setblocking(True)
+    client_sock.settimeout(KEEPALIVE)
+    ws.uncork()
+    assert not ws.pending
+    client.receive_data(client_sock.recv(65536))
+    assert [event.data for event in client.events() if isinstance(event, TextMessage)] == [
+        '{"type":"patch","version":8}', '{"type":"result","id":"a1"}']
+    ws.shutdown()
+    client_sock.close()
+    ws.sock.close()

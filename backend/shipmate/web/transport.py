@@ -10,7 +10,8 @@ another thread (the socket's writer): a lock keeps wsproto's state and each fram
 
 `offer` sends a message without ever waiting, for the thread that hands a change to every socket of
 a table: it writes what the socket's buffer takes at once and keeps the rest (`pending`), which
-`flush` (or the next `send`) writes before anything else. It writes with the socket's timeout at
+`flush` (or the next `send`) writes before anything else. Between `cork` and `uncork` offered
+frames are held and then written in one go. It writes with the socket's timeout at
 zero for that one call; under gevent, which serves the sockets, no other green thread runs between
 the two `settimeout` calls, so the reader's wait on the same socket never sees it.
 """
@@ -76,6 +77,7 @@ class WebSocket:
         self._closed: ConnectionClosed | None = None
         self._keepalive = keepalive
         self._rest = memoryview(b"")  # the end of a frame `offer` could not write at once
+        self._held: list[bytes] | None = None  # frames offered while corked (`cork`)
         # The server parsed the request already: wsproto takes its headers as they are.
         handshake = WSConnection(ConnectionType.SERVER)
         handshake.initiate_upgrade_connection(upgrade_headers(environ), environ.get("PATH_INFO", "/"))
@@ -126,10 +128,31 @@ class WebSocket:
                 return False
             if self._closed is not None or self._ws.state is not ConnectionState.OPEN:
                 raise self._closed or ConnectionClosed(GONE)
-            self._rest = self._write_now(memoryview(self._ws.send(TextMessage(data=text))))
+            frame = self._ws.send(TextMessage(data=text))
+            if self._held is not None:
+                self._held.append(frame)
+            else:
+                self._rest = self._write_now(memoryview(frame))
             return True
         finally:
             self._lock.release()
+
+    def cork(self) -> None:
+        """Hold the frames offered from now on, to write them in one go at `uncork` (an action's
+        update and its answer: one system call and one wake-up of the client, not two)."""
+        with self._lock:
+            if self._held is None:
+                self._held = []
+
+    def uncork(self) -> None:
+        """Write the frames held since `cork` without waiting (what the socket cannot take at once
+        is left `pending`)."""
+        with self._lock:
+            held, self._held = self._held, None
+            if held and not self._rest:
+                self._rest = self._write_now(memoryview(b"".join(held)))
+            elif held:
+                self._rest = memoryview(bytes(self._rest) + b"".join(held))
 
     @property
     def pending(self) -> bool:
@@ -173,8 +196,12 @@ class WebSocket:
         return view
 
     def _flush(self) -> None:
+        """Write what waits, the end of an offered frame and then any held frames, before anything else."""
         rest, self._rest = self._rest, memoryview(b"")
         self._write(rest)
+        if self._held:
+            held, self._held = self._held, []
+            self._write(b"".join(held))
 
     def _send(self, event: Event) -> None:
         with self._lock:

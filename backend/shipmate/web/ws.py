@@ -292,7 +292,13 @@ class Connection:
             else:
                 self._queue(Resume(since))
         elif kind == "action":
-            self._answer("result", message_id, self._act(message))
+            # The change's update (handed to this socket by the fan-out) and the answer leave together.
+            self.ws.cork()
+            try:
+                self._answer("result", message_id, self._act(message))
+            finally:
+                self.ws.uncork()
+                self._drain()
         else:
             self._refuse(message_id, BadRequest({"type": ["Must be one of: action, resume, ping."]}))
 
@@ -327,7 +333,7 @@ class Connection:
         the first item that cannot go at once to a writer thread, which takes over the outbox."""
         while self._started:
             with self._turn:
-                if self._draining or not self.outbox.waiting:
+                if self._draining or not (self.outbox.waiting or self.ws.pending):
                     return
                 self._draining = True
             try:
