@@ -96,6 +96,7 @@ class FakeSocket:
     then `offer` takes nothing and `send` waits."""
 
     pending = False
+    broken = False
 
     def __init__(self, blocked: bool) -> None:
         self.sent: list[str] = []
@@ -107,6 +108,8 @@ class FakeSocket:
             self.released.set()
 
     def offer(self, text: str) -> bool:
+        if self.broken:
+            raise RuntimeError("a fault in this socket's message")
         if not self.released.is_set():
             return False
         self.offered += 1
@@ -159,6 +162,18 @@ def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_ev
     assert [json.loads(text)["version"] for text in fast_ws.sent] == list(range(20))
     assert fast_ws.offered == 20  # each written at once by the thread that handed it over
     assert fast_ws.closed_with is None
+
+
+def test_a_fault_in_one_sockets_message_closes_that_socket_and_hands_the_change_on(caplog: Any) -> None:
+    broken_ws, fine_ws = FakeSocket(blocked=False), FakeSocket(blocked=False)
+    broken_ws.broken = True
+    broken, fine = connection(broken_ws, 10), connection(fine_ws, 10)
+    update = Update(message(0), Plain())
+    for conn in (broken, fine):
+        conn.deliver(update)  # as the room's fan-out does, one socket after the other: never raises
+    assert broken_ws.done.wait(10) and broken_ws.closed_with == 1011
+    assert [json.loads(text)["version"] for text in fine_ws.sent] == [0]
+    assert "closing it" in caplog.text
 
 
 def test_a_retired_seat_is_told_before_the_socket_closes_with_4401() -> None:

@@ -12,6 +12,7 @@ empty, so that a slow reader holds up nobody but itself.
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections import Counter
@@ -34,6 +35,7 @@ from .transport import ConnectionClosed, WebSocket
 from .update import Update
 
 bp = Blueprint("ws", __name__)
+log = logging.getLogger(__name__)
 
 UPDATES = ("full", "patch")
 """What a socket's changes come as (`?updates=`): the whole view, or a patch of the view before."""
@@ -341,6 +343,10 @@ class Connection:
             except (ConnectionClosed, OSError):
                 self.outbox.finish(Close(1006, "gone"))
                 return  # the turn stays taken: nothing more is written to a socket that is gone
+            except Exception:  # a fault in one socket's message must not stop the rest of the table's
+                log.exception("could not write to a socket of game %s; closing it", self.code)
+                self.outbox.finish(Close(1011, "internal error"))
+                held = self.outbox.take()
             if held is not None or self.ws.pending:
                 threading.Thread(target=self._write, args=(held,), name=f"ws-writer-{self.code}",
                                  daemon=True).start()
