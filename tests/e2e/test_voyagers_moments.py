@@ -70,6 +70,7 @@ def test_a_card_name_half_typed_on_the_host_panel_survives_an_update(table: dict
     expect(page.locator("#card-name-0")).to_have_value("Caravel")
     page.keyboard.type("on")
     page.locator("#add-card").click()
+    expect(page.locator("#card-name-2")).to_be_focused()  # keys typed before the focus moves go nowhere
     page.keyboard.type(CARDS["c3"])
     page.locator("#display-send").click()
     expect(table["tv"].page.locator(".vv-display .vv-card")).to_have_count(3)
