@@ -1,7 +1,7 @@
 // The service worker: the app shell in a versioned cache (install awaits addAll, activate drops old
 // versions). API calls and the WebSocket always go to the network: the server is the truth. Only a
 // ruleset is kept too, network first, so the rulebook opens without the network once it was seen.
-const VERSION = 'shipmate-v20';
+const VERSION = 'shipmate-v21';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css',
   '/js/app.js', '/js/i18n.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',

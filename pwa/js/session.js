@@ -1,6 +1,5 @@
-// One open game on this page: its ruleset, its live state, the events seen so far (the table's
-// story), and the way to act on it: every tap goes through the outbox, so none is lost to the Wi-Fi.
-// Presence, a seat that moved, and asking before the last move: views/seats.js, loaded beside it.
+// One open game on this page: its ruleset, live state, story (the events seen) and the outbox every
+// tap goes through. Presence, a moved seat, asking before the last move: views/seats.js.
 import { api, ApiError } from './api.js';
 import { LiveGame } from './conn.js';
 import { t } from './i18n.js';
@@ -13,12 +12,15 @@ import { errorText, setConnection, toast } from './ui.js';
 const STORY_DEPTH = 100;
 
 /**
- * Open game `code` as the bearer of `token` (null: the public view).
- * `onState(state)` runs for each newer state, `onChange()` when the story or the waiting taps
- * changed, `onEvents(fresh)` with events as they come live (not those fetched for the story).
+ * Open game `code` as the bearer of `token` (null: the public view): its ruleset first, asked again
+ * while the network is away (a phone just back on the Wi-Fi). `onState(state)` runs for each newer
+ * state, `onChange()` when the story or the waiting taps changed, `onEvents(fresh)` with live events.
  */
 export async function openGame(code, token, { onState, onEvents, onChange, history = STORY_DEPTH } = {}) {
-  const ruleset = await api.ruleset(code);
+  let ruleset;
+  for (let wait = 250; !(ruleset = await api.ruleset(code).catch((e) => { if (e.status) throw e; })); wait *= 2) {
+    await new Promise((go) => setTimeout(go, Math.min(wait, 4000)));
+  }
   useRuleset(ruleset);
   const log = new EventLog();
   const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
@@ -74,11 +76,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
     session.notices = session.notices.filter((n) => n.id !== id);
     changed();
   };
-  /**
-   * Act: the tap goes into the outbox and resolves with the answer's body once the server has taken
-   * it (its state is applied at once), or null when it was refused (the refusal is told) or the
-   * player, asked before the move that ends the game, said no.
-   */
+  /** Act through the outbox: the answer's body, or null when refused or not sent (asked, said no). */
   session.act = async (action, label = '') => {
     if (!(await withSeats((m) => m.mayEnd(session, action)))) return null;
     const answer = await session.outbox.push(action, label || action.type);

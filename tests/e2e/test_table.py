@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, Request, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, Request, Route, WebSocketRoute, expect
 
 from .helpers import EVIL, INJECTED, PHONE, SHORT_EVIL, SHOTS, TV, Device, api, image_drawn, wait_for_version
 from .layout import shot_of_the_end
@@ -615,3 +615,28 @@ def test_the_pure_rule_checks_explain_refusals(table: dict[str, Any]) -> None:
     assert result["market"] is True
     assert result["allowance"] == 6  # T3: max(die 2, Sails 6)
     assert result["fair"] == "U4 · Cannons +1 costs 2 Coal + 1 Iron; you have 9 Coal, 0 Iron"
+
+
+def test_a_page_whose_first_request_finds_no_network_asks_again_until_it_answers(
+        browser: Browser, base_url: str) -> None:
+    # A phone just back on the Wi-Fi: the lobby's first request (the ruleset) fails as a network
+    # error twice; the page asks again by itself, and shows the lobby, never "no connection".
+    code = requests.post(f"{base_url}/api/games", json={"game": "quest1607", "options": {}},
+                         timeout=10).json()["code"]
+    context = browser.new_context(service_workers="block", locale="nl-NL", viewport=PHONE, base_url=base_url)
+    asked: list[str] = []
+
+    def away_twice(route: Route) -> None:
+        asked.append(route.request.url)
+        if len(asked) <= 2:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    context.route("**/api/games/*/ruleset", away_twice)
+    page = context.new_page()
+    page.goto(f"/join/{code}")
+    expect(page.locator("h2", has_text="Spelers aan tafel")).to_be_visible()
+    assert len(asked) == 3
+    expect(page.get_by_text("Nu even geen verbinding")).to_have_count(0)
+    context.close()
