@@ -149,10 +149,8 @@ class WebSocket:
         is left `pending`)."""
         with self._lock:
             held, self._held = self._held, None
-            if held and not self._rest:
-                self._rest = self._write_now(memoryview(b"".join(held)))
-            elif held:
-                self._rest = memoryview(bytes(self._rest) + b"".join(held))
+            if held:  # behind the end of an earlier frame, if one still waits
+                self._rest = self._write_now(memoryview(b"".join([self._rest, *held])))
 
     @property
     def pending(self) -> bool:
