@@ -11,7 +11,7 @@ from flask import Flask
 
 from shipmate.net import is_loopback, lan_address
 from shipmate.web.config import DEFAULTS
-from shipmate.web.service import site_url
+from shipmate.web.urls import site_url
 
 
 def links(bind: str, requested: str, public_url: str = "") -> str:

@@ -9,10 +9,10 @@ import tracemalloc
 from typing import Any
 
 from shipmate.rules import PUBLIC, Event, State, Viewer
+from shipmate.web.connection import Connection
 from shipmate.web.outbox import Close, Outbox
 from shipmate.web.service import Caller
 from shipmate.web.update import Update
-from shipmate.web.ws import Connection
 
 SETTINGS = {"WS_KEEPALIVE": 3600.0, "WS_CLOSE_GRACE": 0.05, "WS_PING_INTERVAL": 20.0}
 

@@ -9,7 +9,7 @@ import segno
 from flask import Blueprint, Response, jsonify, request
 
 from ..codec import loads
-from . import service
+from . import devices, service, urls
 from .errors import BadRequest, Unauthorized, request_language
 from .openapi import build_spec
 
@@ -73,13 +73,13 @@ def join(code: str) -> Response:
 @bp.post("/api/games/<code>/players/<player_id>/handover")
 def handover(code: str, player_id: str) -> Response:
     """Hand a player's seat to another device (host, or the player): a one-time link for 10 minutes."""
-    return _json(service.hand_over(code, player_id, bearer_token()), 201)
+    return _json(devices.hand_over(code, player_id, bearer_token()), 201)
 
 
 @bp.post("/api/games/<code>/seat")
 def seat(code: str) -> Response:
     """Take the seat of a hand-over link; every earlier token of that player answers 401 from now on."""
-    return _json(service.take_seat(code, json_body()), 201)
+    return _json(devices.take_seat(code, json_body()), 201)
 
 
 @bp.get("/api/games/<code>")
@@ -99,7 +99,7 @@ def default_ruleset(game: str) -> Response:
 @bp.post("/api/games/<code>/dice-device")
 def dice_device(code: str) -> Response:
     """Link a table device that rolls for whoever's turn it is (host only); the answer holds its link."""
-    return _json(service.link_dice_device(code, bearer_token()), 201)
+    return _json(devices.link_dice_device(code, bearer_token()), 201)
 
 
 @bp.get("/api/games/<code>/ruleset")
@@ -130,9 +130,9 @@ def qr(code: str) -> Response:
     """Return the join URL as a QR code."""
     service.authenticate(code, None)
     svg = io.BytesIO()
-    segno.make(service.join_url(code), error="m").save(svg, kind="svg", scale=8, border=2, dark="#000")
+    segno.make(urls.join_url(code), error="m").save(svg, kind="svg", scale=8, border=2, dark="#000")
     response = Response(svg.getvalue(), mimetype="image/svg+xml")
-    # The link inside holds this computer's address on its network (service.site_url), which changes
+    # The link inside holds this computer's address on its network (urls.site_url), which changes
     # when the laptop joins another Wi-Fi: a lobby shown again must not scan to the old one.
     response.headers["Cache-Control"] = "no-cache"
     return response

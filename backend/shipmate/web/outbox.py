@@ -36,7 +36,7 @@ Item = Update | Resume | Ping | str
 class Outbox:
     """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`.
 
-    It never waits: whoever hands the socket an item then drains the outbox (web/ws.py).
+    It never waits: whoever hands the socket an item then drains the outbox (web/connection.py).
     """
 
     def __init__(self, size: int) -> None:

@@ -7,32 +7,25 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import segno
 from flask import current_app, request
 
 from ..codec import dumpb_kept, dumps
-from ..net import link_host
 from ..rules import (
     DICE,
     HOST,
     PUBLIC,
     Action,
     Event,
-    Forbidden,
     ShipmateError,
     State,
     Viewer,
     create,
     event_view_for,
     game_names,
-    has_dice_device,
     ruleset,
-    text,
     view_for,
 )
 from ..store import (
@@ -52,8 +45,6 @@ from .errors import (
     ApiError,
     BadRequest,
     GameNotFound,
-    LinkGone,
-    PlayerNotFound,
     RateLimited,
     SeatMoved,
     StaleVersion,
@@ -63,7 +54,8 @@ from .errors import (
 )
 from .rooms import Rooms
 from .schemas import for_game, load_creation
-from .schemas.common import EventsQuerySchema, JoinSchema, SeatSchema, load
+from .schemas.common import EventsQuerySchema, JoinSchema, load
+from .urls import join_url
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -147,89 +139,6 @@ def load_state(code: str) -> State:
 def new_code() -> str:
     """Return a random game code: 6 characters without 0, O, 1, I and L."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def join_url(code: str) -> str:
-    """Return the URL that lets a phone join the game."""
-    return f"{site_url()}/join/{code}"
-
-
-def site_url() -> str:
-    """Return the base URL that phones open: PUBLIC_URL, else this request's host URL with the host
-    that answers phones (`net.link_host`: the bind address BIND_HOST decides).
-
-    A host who opened a server on every address from the laptop itself (http://localhost:8000)
-    hands out the computer's address on its network instead, on the same port; a server bound to
-    loopback hands out loopback links, for nothing else could reach it.
-    """
-    base: str = current_app.config["PUBLIC_URL"]
-    if base:
-        return base.rstrip("/")
-    url = urlsplit(request.host_url)
-    host = link_host(current_app.config["BIND_HOST"], url.hostname or "")
-    if host != url.hostname:
-        shown = f"[{host}]" if ":" in host else host
-        url = url._replace(netloc=f"{shown}:{url.port}" if url.port else shown)
-    return urlunsplit(url).rstrip("/")
-
-
-def link_dice_device(code: str, token: str | None) -> dict[str, str]:
-    """Give the table a dice device: a new token that sees the public view and only rolls (T1).
-
-    Only the host may hand the dice out; the link carries the token in its fragment, which a
-    browser never sends to a server, so it stays out of every log on the way.
-    """
-    if not token:
-        raise Unauthorized()
-    caller = authenticate(code, token)
-    if not caller.viewer.host:
-        raise Forbidden(text("Alleen de gastheer koppelt een dobbelapparaat.",
-                             "Only the host links a dice device."))
-    state = load_state(code)
-    if not has_dice_device(state):
-        raise BadRequest({"game": [f"{state['game']} has no dice device."]})
-    device_token = secrets.token_urlsafe(16)
-    if not store().grant(code, hash_token(device_token), {"dice": True}):
-        raise GameNotFound(code)
-    url = f"{site_url()}/dice/{code}#device={device_token}"
-    return {"token": device_token, "url": url,
-            "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2, dark="#000")}
-
-
-def hand_over(code: str, player: str, token: str | None) -> dict[str, Any]:
-    """Offer a player's seat to another device: a link that works once, for HANDOVER_TTL seconds.
-
-    The host may hand over any seat, a player only their own (a planned switch of phones). The
-    link carries the secret in its fragment, which a browser never sends to a server.
-    """
-    if not token:
-        raise Unauthorized()
-    caller = authenticate(code, token)
-    if player not in load_state(code)["players"]:
-        raise PlayerNotFound(player)
-    if not caller.viewer.host and caller.viewer.player != player:
-        raise Forbidden(text("Alleen de gastheer of de speler zelf geeft een plaats door.",
-                             "Only the host or the player themselves can hand a seat over."))
-    secret = secrets.token_urlsafe(24)
-    ttl = int(current_app.config["HANDOVER_TTL"])
-    seats().offer(code, player, secret, ttl)
-    expires = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=ttl)
-    url = f"{site_url()}/join/{code}#handover={secret}"
-    return {"url": url, "expires_at": expires.isoformat().replace("+00:00", "Z"), "expires_in": ttl,
-            "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2, dark="#000")}
-
-
-def take_seat(code: str, body: Any) -> dict[str, str]:
-    """Make the device that opened a hand-over link the player it hands over (410 once used or
-    expired); every earlier token of that player is retired in the same step."""
-    limit("joins")
-    secret = load(SeatSchema(), body)["handover"]
-    load_state(code)  # 404 for an unknown game
-    token = secrets.token_urlsafe(16)
-    player = seats().claim(code, secret, hash_token(token))
-    if player is None:
-        raise LinkGone()
-    return {"player_id": player, "token": token}
 
 
 RULESETS_KEPT = 256
