@@ -2,17 +2,24 @@
 
     .venv/bin/python bench/setup_cost.py              # 150 tables
     .venv/bin/python bench/setup_cost.py --tables 300
+    .venv/bin/python bench/setup_cost.py --profile setup.txt   # and py-spy on the worker meanwhile
 
 One gunicorn worker (deploy/gunicorn.conf.py) and a real Redis are started as in bench/compare.py.
 Tables are set up as the load client of `bench/compare --pace` sets them up, one kind of request
 at a time for all of them (create, ruleset, 4 joins, start, 5 sockets with their snapshots), one
 request at a time; printed is the worker's and Redis's CPU (from /proc) per request of each kind.
+With --profile, py-spy (`.venv/bin/pip install py-spy`) records the worker's stacks for the whole
+set-up in its raw format, for bench/pyspy_split.py or a look by hand.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -36,12 +43,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=150)
+    parser.add_argument("--profile", type=Path, metavar="FILE", help="py-spy's raw stacks of the worker")
     args = parser.parse_args()
     os.environ.update(BENCH_ENV)
     with tempfile.TemporaryDirectory(prefix="shipmate-setup-") as folder, \
             redis_server(Path(folder)) as (redis_url, redis_process), \
             shipmate(redis_url, 1, Path(folder) / "gunicorn.log", 6 * args.tables + 100) as (url, server):
         worker = worker_pids(server.pid)[0]
+        profiler = contextlib.ExitStack()
+        if args.profile:
+            spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid",
+                                    str(worker), "--format", "raw", "--output", str(args.profile),
+                                    "--nonblocking"])
+            profiler.callback(spy.wait)
+            profiler.callback(spy.send_signal, signal.SIGINT)
         http = requests.Session()
         costs: dict[str, tuple[float, float]] = {}
 
@@ -79,6 +94,7 @@ def main() -> int:
              [(table, seat) for table in range(args.tables) for seat in range(SEATS + 1)])
         for sock in sockets:
             sock.close()
+        profiler.close()
     print(f"CPU per request, {args.tables} tables, one request at a time:")
     for kind, (worker_s, redis_s) in costs.items():
         print(f"  {kind:8s} worker {worker_s * 1000:5.2f} ms   redis {redis_s * 1000:5.2f} ms")

@@ -85,3 +85,24 @@ def test_a_lost_subscription_is_made_again_and_its_rooms_catch_up(redis_url: str
     assert listener.versions == sorted(set(listener.versions))  # in order, none twice
     rooms.detach(listener)
     rooms.release(code)
+
+
+def test_two_servers_of_one_game_hand_each_others_changes_to_their_sockets_once(redis_url: str) -> None:
+    # Each server hands its own change to its sockets itself (`committed`); its commit is published
+    # only because the other server follows the game too.
+    client = redis.Redis.from_url(redis_url)
+    stores = [GameStore(client, idle_ttl=600, server=server) for server in ("s1", "s2")]
+    code = new_game(stores[0])
+    servers = [Rooms(redis_url, store, pings=3600) for store in stores]
+    listeners = [Listener(code), Listener(code)]
+    for rooms, listener in zip(servers, listeners, strict=True):
+        assert rooms.claim(code, 10)
+        rooms.attach(listener)  # returns once the game's channels are subscribed
+    for n, (store, rooms) in enumerate(zip(stores, servers, strict=True), start=1):
+        change = store.act(code, {"type": "add", "n": n}, Viewer(player="p1"))
+        rooms.committed(code, change.state, change.events)
+        wait_for(lambda n=n: all(listener.versions == list(range(1, n + 1)) for listener in listeners),
+                 f"version {n} on both servers' sockets, once each")
+    for rooms, listener in zip(servers, listeners, strict=True):
+        rooms.detach(listener)
+        rooms.release(code)

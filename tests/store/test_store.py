@@ -124,6 +124,70 @@ def test_every_change_is_published_on_the_games_channel(store: GameStore, code: 
     assert k.channel_code(message["channel"].decode()) == code
 
 
+def follow(client: redis.Redis, code: str, server: str) -> Any:
+    """Follow a game as server `server` does (web/subscription.py): its channel and the server's
+    listener of it in one SUBSCRIBE; return the PubSub once Redis confirmed both."""
+    pubsub = client.pubsub()
+    pubsub.subscribe(k.channel(code), k.listener(code, server))
+    assert [pubsub.get_message(timeout=5)["type"] for _ in range(2)] == ["subscribe", "subscribe"]
+    return pubsub
+
+
+def next_change(pubsub: Any) -> int:
+    """Return the version of the next message on a followed game's channel (-1 for a marker)."""
+    message = pubsub.get_message(timeout=5)
+    assert message is not None and message["type"] == "message"
+    return int(json.loads(message["data"]).get("version", -1))
+
+
+def test_a_servers_commit_is_published_for_every_other_server_that_follows_the_game(
+    redis_client: redis.Redis, code: str
+) -> None:
+    mine = GameStore(redis_client, idle_ttl=3600, server="a1")
+    other = follow(redis_client, code, "b2")
+    try:
+        mine.act(code, {"type": "add", "n": 7}, PLAYER)
+        assert next_change(other) == 1
+    finally:
+        other.close()
+
+
+def test_a_commit_only_its_own_server_hears_is_not_published(redis_client: redis.Redis, code: str) -> None:
+    # The committing server hands its change to its own sockets itself (web/rooms.py `committed`).
+    mine = GameStore(redis_client, idle_ttl=3600, server="a1")
+    own = follow(redis_client, code, "a1")
+    try:
+        mine.act(code, {"type": "add", "n": 7}, PLAYER)
+        redis_client.publish(k.channel(code), '{"marker":true}')  # what follows the commit on the channel
+        assert next_change(own) == -1  # the marker: nothing was published before it
+        # Another server starts to follow the game: from then on the commits are published again.
+        other = follow(redis_client, code, "b2")
+        try:
+            mine.act(code, {"type": "add", "n": 1}, PLAYER)
+            assert next_change(other) == 2
+            assert next_change(own) == 2
+            # It stops following (its listener and the channel in one UNSUBSCRIBE): unheard again.
+            other.unsubscribe(k.channel(code), k.listener(code, "b2"))
+            assert [other.get_message(timeout=5)["type"] for _ in range(2)] == ["unsubscribe"] * 2
+        finally:
+            other.close()
+        mine.act(code, {"type": "add", "n": 1}, PLAYER)
+        redis_client.publish(k.channel(code), '{"marker":true}')
+        assert next_change(own) == -1
+    finally:
+        own.close()
+
+
+def test_a_store_of_no_server_publishes_every_commit(store: GameStore, code: str) -> None:
+    # The CLI's store, say: it follows no game, so even a listener of its own name is not its own.
+    own = follow(store.client, code, "")
+    try:
+        store.act(code, {"type": "add", "n": 7}, PLAYER)
+        assert next_change(own) == 1
+    finally:
+        own.close()
+
+
 def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
     store: GameStore, code: str, redis_url: str
 ) -> None:

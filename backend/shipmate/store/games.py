@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
+from redis.cluster import RedisCluster
 
 from ..codec import dumpb, dumps, loads
 from ..rules import Action, Event, ShipmateError, State, Viewer, apply
@@ -83,8 +84,12 @@ class GameStore:
     """
 
     def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL,
-                 claim_lease: float = CLAIM_LEASE) -> None:
+                 claim_lease: float = CLAIM_LEASE, server: str = "") -> None:
         self.client = client
+        # A server that follows its games (web/subscription.py) hands its own changes to its sockets
+        # itself: its commits are published only for the others that hear the game. In a cluster
+        # the subscribers sit on another node than the game's shard, where they cannot be counted.
+        self.server = "" if isinstance(client, RedisCluster) else server
         self.idle_ttl = idle_ttl
         self.answers = Answers(client, claim_lease)
         self._commit = client.register_script(scripts.COMMIT_SCRIPT)
@@ -109,7 +114,8 @@ class GameStore:
         acting_hash, acting_role = acting if acting else ("", {})
         names = [keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)]
         args = [expected, state["version"], dumpb(state), dumpb(events), keys.channel(code), self.idle_ttl,
-                token_hash, dumps(role), secrets.token_hex(8), acting_hash, dumps(acting_role)]
+                token_hash, dumps(role), secrets.token_hex(8), acting_hash, dumps(acting_role),
+                keys.listener(code, self.server) if self.server else ""]
         if answer is not None:
             claim, body = answer
             names.append(claim.name)

@@ -61,6 +61,12 @@ def channel(code: str) -> str:
     return f"game:{{{code}}}:updates"
 
 
+def listener(code: str, server: str) -> str:
+    """A channel nobody publishes on: a server that follows the game subscribes it in the same command
+    as the game's channel (and drops it first), so a commit can count who else hears the game."""
+    return f"game:{{{code}}}:listener:{server}"
+
+
 def channel_code(name: str) -> str:
     """Return the game code of a channel name made by `channel`."""
     return name[name.index("{") + 1 : name.index("}")]

@@ -4,6 +4,7 @@
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
 #       channel, idle TTL, token hash ('' for none), token role JSON, commit id,
 #       the acting token's hash ('' for none) and the role it must still have,
+#       the committing server's listener channel ('' to publish whoever listens),
 #       and with the fifth key: the answer JSON, its TTL, and the claim the record must still hold.
 # The published message {"version", "events", "state"} is spliced together here from the state and
 # events already passed, so the largest value crosses the wire to Redis once, not twice.
@@ -15,6 +16,11 @@
 # And the change is stored only while the key is still claimed by this attempt: one whose claim
 # lapsed (it was too slow, or its server stalled) and was taken over by a retry stores nothing
 # ({2, …}), so the first attempt and the retry can never both apply.
+# The change is published only when someone other than the committing server hears the game's
+# channel: that server hands its change to its own sockets at once, and a server follows a game on
+# the game's channel and its own listener channel together (store/keys.py), so the channel's
+# subscribers less the listener's are the others, counted exactly in this atomic step. A server
+# that subscribes after the count loads the state after its subscription, and finds the change.
 # And only while the acting token still has its role: a token retired by a seat's hand-over
 # (store/seats.py) commits nothing ({3, …}), even on a socket opened before the hand-over.
 COMMIT_SCRIPT = """
@@ -29,7 +35,7 @@ end
 if ARGV[10] ~= '' and redis.call('HGET', KEYS[4], ARGV[10]) ~= ARGV[11] then
   return {3, current}
 end
-if KEYS[5] and redis.call('GET', KEYS[5]) ~= ARGV[14] then
+if KEYS[5] and redis.call('GET', KEYS[5]) ~= ARGV[15] then
   return {2, current}
 end
 local ttl = tonumber(ARGV[6])
@@ -44,10 +50,17 @@ if redis.call('EXISTS', KEYS[4]) == 1 then
   redis.call('EXPIRE', KEYS[4], ttl)
 end
 if KEYS[5] then
-  redis.call('SET', KEYS[5], ARGV[12], 'EX', tonumber(ARGV[13]))
+  redis.call('SET', KEYS[5], ARGV[13], 'EX', tonumber(ARGV[14]))
 end
-redis.call('PUBLISH', ARGV[5],
-  '{"version":' .. ARGV[2] .. ',"events":' .. ARGV[4] .. ',"state":' .. ARGV[3] .. '}')
+local others = ARGV[12] == ''
+if not others then
+  local heard = redis.call('PUBSUB', 'NUMSUB', ARGV[5], ARGV[12])
+  others = heard[2] > heard[4]
+end
+if others then
+  redis.call('PUBLISH', ARGV[5],
+    '{"version":' .. ARGV[2] .. ',"events":' .. ARGV[4] .. ',"state":' .. ARGV[3] .. '}')
+end
 return {1, tonumber(ARGV[2])}
 """
 

@@ -33,11 +33,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=count)  # type: ignore[method-assign]
 
     client = client_for(app.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
-    store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]))
+    server = secrets.token_hex(8)  # this process, to presence and to the game channels' listeners
+    store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]), server=server)
     app.extensions["shipmate.store"] = store
     app.extensions["shipmate.seats"] = Seats(client)
-    presence = Presence(client, secrets.token_hex(8), int(app.config["IDLE_TTL"]),
-                        float(app.config["PRESENCE_LEASE"]))
+    presence = Presence(client, server, int(app.config["IDLE_TTL"]), float(app.config["PRESENCE_LEASE"]))
     app.extensions["shipmate.rooms"] = Rooms(
         app.config["REDIS_URL"], store, presence, pings=float(app.config["WS_PING_INTERVAL"]),
         presence_refresh=float(app.config["PRESENCE_REFRESH"]),

@@ -3,9 +3,11 @@
 A room lives from its first socket's handshake to its last socket's end. It owns its sockets, the
 newest change handed to them (whose state the next action is decided on), the players' presence,
 and the game's channel of the process's one Redis subscription. Every field of every room is read
-and written under the registry's lock. A change reaches a room twice: from the process that
-committed it (`committed`, at once) and from its publish (every process); whichever comes first is
-handed out, the other is recognised by its version and dropped unparsed.
+and written under the registry's lock. A change reaches a room from the process that committed it
+(`committed`, at once), and from its publish, which only the other processes that follow the game
+hear (store/scripts.py); a change that comes both ways (the publish of a commit made while this
+process was still subscribing) is handed out once, the other recognised by its version and
+dropped unparsed.
 """
 
 from __future__ import annotations
@@ -123,7 +125,8 @@ class Rooms:
         self._lock = threading.Lock()
         self._rooms: dict[str, Room] = {}
         self._timer: threading.Thread | None = None
-        self.subscription = Subscription(redis_url, idle_check, self._published, self._subscribed)
+        self.subscription = Subscription(redis_url, idle_check, self._published, self._subscribed,
+                                         store.server)
 
     # ---- a socket's life ------------------------------------------------------------------------
 

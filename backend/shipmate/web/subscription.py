@@ -5,6 +5,13 @@ confirmation goes to `on_subscribed(code)`; after a lost connection every channe
 again, which is how a room learns that it may have missed changes and must catch up. A quiet table
 is not a lost one: when nothing came for `idle_check` seconds the thread pings Redis, and only a
 second quiet spell without the pong counts as a lost connection.
+
+A game is followed on two channels at once: its own, and this server's listener channel of the game
+(`keys.listener`), on which nobody publishes. Both always go in one SUBSCRIBE and one UNSUBSCRIBE,
+which Redis carries out whole, between two other commands, so it counts this server on the listener
+channel exactly while it hears the game's channel: a commit of this server is published only when
+someone else hears it (store/scripts.py), since this server hands its own changes to its sockets
+itself.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ class Subscription:
     """Subscribe and unsubscribe from any thread; one thread of its own reads."""
 
     def __init__(self, redis_url: str, idle_check: float, on_message: Callable[[str, bytes], None],
-                 on_subscribed: Callable[[str], None]) -> None:
+                 on_subscribed: Callable[[str], None], server: str = "") -> None:
         # RESP2: each message is a plain reply (under RESP3, redis-py 8's default, a push whose
         # default handler formats it for a debug log line first). A cluster's seed node hears every
         # PUBLISH of the cluster.
@@ -35,6 +42,7 @@ class Subscription:
         self._idle_check = idle_check
         self._on_message = on_message
         self._on_subscribed = on_subscribed
+        self._server = server
         self._lock = threading.Lock()
         self._channels: set[str] = set()
         self._pubsub: Any = None
@@ -44,25 +52,32 @@ class Subscription:
         self.reconnects = 0
         """How often the subscription was lost and made again."""
 
+    def channels(self, code: str) -> list[str]:
+        """Return the channels a game is followed on: its own, and this server's listener of it."""
+        own = keys.channel(code)
+        return [own, keys.listener(code, self._server)] if self._server else [own]
+
     def subscribe(self, code: str) -> None:
         """Ask for a game's changes; `on_subscribed(code)` follows once Redis confirms."""
+        channels = self.channels(code)
         with self._lock:
-            self._channels.add(keys.channel(code))
+            self._channels.update(channels)
             if self._thread is None or not self._thread.is_alive():  # the first game, or a forked child
                 self._pubsub = None
                 self._thread = threading.Thread(target=self._run, name="shipmate-subscription", daemon=True)
                 self._thread.start()
             elif self._pubsub is not None:
                 with contextlib.suppress(redis.RedisError, OSError):  # else the reader resubscribes
-                    self._pubsub.subscribe(keys.channel(code))
+                    self._pubsub.subscribe(*channels)
 
     def unsubscribe(self, code: str) -> None:
         """Stop a game's changes."""
+        channels = self.channels(code)
         with self._lock:
-            self._channels.discard(keys.channel(code))
+            self._channels.difference_update(channels)
             if self._pubsub is not None:
                 with contextlib.suppress(redis.RedisError, OSError):
-                    self._pubsub.unsubscribe(keys.channel(code))
+                    self._pubsub.unsubscribe(*channels)
 
     def _connect(self) -> Any:
         """Subscribe every channel on a new connection, retrying until Redis answers."""
@@ -71,7 +86,7 @@ class Subscription:
             pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
             try:
                 with self._lock:
-                    channels = sorted(self._channels)
+                    channels = sorted(self._channels)  # each game's two channels in one command
                     pubsub.subscribe(*channels) if channels else pubsub.ping()
                     self._pubsub = pubsub
                 return pubsub
@@ -118,4 +133,7 @@ class Subscription:
         if kind == "message":
             self._on_message(keys.channel_code(message["channel"].decode()), message["data"])
         elif kind == "subscribe":
-            self._on_subscribed(keys.channel_code(message["channel"].decode()))
+            channel = message["channel"].decode()
+            code = keys.channel_code(channel)
+            if channel == keys.channel(code):  # not its listener channel, confirmed in the same step
+                self._on_subscribed(code)
