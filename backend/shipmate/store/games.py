@@ -7,6 +7,7 @@ token. It knows nothing of sockets: whoever commits a change hands it on (web/ro
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -95,6 +96,10 @@ class GameStore:
         self._commit = client.register_script(scripts.COMMIT_SCRIPT)
         self._grant = client.register_script(scripts.GRANT)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
+        # Each commit's id (store/scripts.py) is this store's random prefix and a count: unique, and
+        # cheaper than a random id per commit (a system call each).
+        self._commit_prefix = secrets.token_hex(6)
+        self._commit_count = itertools.count()
 
     def ping(self) -> bool:
         """Return whether Redis answers."""
@@ -113,8 +118,9 @@ class GameStore:
         token_hash, role = token if token else ("", {})
         acting_hash, acting_role = acting if acting else ("", {})
         names = [keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)]
+        commit_id = f"{self._commit_prefix}{next(self._commit_count):x}"
         args = [expected, state["version"], dumpb(state), dumpb(events), keys.channel(code), self.idle_ttl,
-                token_hash, dumps(role), secrets.token_hex(8), acting_hash, dumps(acting_role),
+                token_hash, dumps(role), commit_id, acting_hash, dumps(acting_role),
                 keys.listener(code, self.server) if self.server else ""]
         if answer is not None:
             claim, body = answer
