@@ -6,6 +6,7 @@ import itertools
 import secrets
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -116,3 +117,32 @@ def test_a_server_that_stopped_without_a_word_is_swept_after_its_lease(
     wait_for(lambda: survivor.refresh({code: ["p2"]})[code][1].online == ("p2",),
              "the lapsed lease to be swept")
     assert "p1" in survivor.update(code, ["p2"])[1].seen
+
+
+def test_a_word_on_presence_is_announced_only_when_another_server_follows_the_game(
+        code: str, redis_client: redis.Redis) -> None:
+    # The server that says it takes the word from the answer (web/rooms.py); as its commits are, it
+    # is announced only for the others (store/keys.py `listener`).
+    def follow(server: str) -> Any:
+        pubsub = redis_client.pubsub()
+        pubsub.subscribe(k.channel(code), k.listener(code, server))
+        assert [pubsub.get_message(timeout=5)["type"] for _ in range(2)] == ["subscribe"] * 2
+        return pubsub
+
+    def next_word(pubsub: Any) -> bytes:
+        message = pubsub.get_message(timeout=5)
+        assert message is not None and message["type"] == "message"
+        return bytes(message["data"])
+
+    one = Presence(redis_client, "one", 3600)
+    own = follow("one")
+    assert one.update(code, ["p1"])[0] is True
+    redis_client.publish(k.channel(code), '{"marker":true}')
+    assert next_word(own) == b'{"marker":true}'  # nothing was announced before it
+    other = follow("two")
+    changed, seen = one.update(code, ["p1", "p2"])
+    assert changed and seen.online == ("p1", "p2")
+    assert Seen.announced(next_word(other)).online == ("p1", "p2")
+    assert Seen.announced(next_word(own)).online == ("p1", "p2")
+    own.close()
+    other.close()

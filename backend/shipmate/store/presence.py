@@ -7,7 +7,9 @@ removes them when the player's last socket here closes. A server that stops with
 leaves members that lapse after one lease, and whichever server refreshes the game next sweeps
 them. When the set of players online changes, the same step announces it on the game's channel
 (``{"presence": {"now", "online", "seen"}}``), so every server of the game, on one Redis or a
-Redis Cluster, tells its sockets the same thing.
+Redis Cluster, tells its sockets the same thing. As a commit is (store/scripts.py), it is announced
+only when a server other than the one that says it follows the game: that one takes the word from
+the step's answer.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ PRESENCE_LEASE = 60.0
 """Seconds a server's word that a player is here lasts unless it is renewed."""
 
 # KEYS: the game's presence set, its last-seen hash, its last announced players online, the `now`
-# of its last word. ARGV: this server's id, the lease (ms), the channel, the keys' TTL (s), then the
-# players with an open socket here. Returns {changed (0/1), now (ms), online players…, '', seen:
+# of its last word. ARGV: this server's id, the lease (ms), the channel, the keys' TTL (s), this
+# server's listener channel of the game ('' to announce whoever listens), then the players with an
+# open socket here. Returns {changed (0/1), now (ms), online players…, '', seen:
 # player, ms, …}. Each word's `now` is later than the one before, even within one millisecond of
 # Redis's clock: a server keeps the word with the latest `now`, so two words of one millisecond
 # must not tie (the second, and what it says, would be dropped).
@@ -38,7 +41,7 @@ now = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0') + 1)
 redis.call('SET', KEYS[4], now, 'EX', tonumber(ARGV[4]))
 local server, lease = ARGV[1], tonumber(ARGV[2])
 local here = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   here[ARGV[i]] = true
 end
 local members = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
@@ -88,8 +91,15 @@ if redis.call('GET', KEYS[3]) ~= said then
   for i = 1, #seen, 2 do
     pairs_[#pairs_ + 1] = '"' .. seen[i] .. '":' .. seen[i + 1]
   end
-  redis.call('PUBLISH', ARGV[3], '{"presence":{"now":' .. now .. ',"online":[' .. table.concat(quoted, ',')
-    .. '],"seen":{' .. table.concat(pairs_, ',') .. '}}}')
+  local others = ARGV[5] == ''
+  if not others then
+    local heard = redis.call('PUBSUB', 'NUMSUB', ARGV[3], ARGV[5])
+    others = heard[2] > heard[4]
+  end
+  if others then
+    redis.call('PUBLISH', ARGV[3], '{"presence":{"now":' .. now .. ',"online":[' .. table.concat(quoted, ',')
+      .. '],"seen":{' .. table.concat(pairs_, ',') .. '}}}')
+  end
 end
 local reply = {changed, now}
 for i = 1, #online do
@@ -141,12 +151,15 @@ class Presence:
         self._client = client
         self._update = client.register_script(_UPDATE)
         self.server = server
+        # Its listener channels, as the store's commits count them (in a cluster every word is announced).
+        self._listens = not isinstance(client, redis.RedisCluster)
         self._ttl = ttl
         self._lease_ms = int(lease * 1000)
 
     def _args(self, code: str, here: Iterable[str]) -> dict[str, Any]:
         return {"keys": [keys.presence(code), keys.seen(code), keys.online(code), keys.presence_clock(code)],
-                "args": [self.server, self._lease_ms, keys.channel(code), self._ttl, *sorted(set(here))]}
+                "args": [self.server, self._lease_ms, keys.channel(code), self._ttl,
+                         keys.listener(code, self.server) if self._listens else "", *sorted(set(here))]}
 
     def update(self, code: str, here: Iterable[str]) -> tuple[bool, Seen]:
         """Say which players have a socket on this server now; return (whether the players online
