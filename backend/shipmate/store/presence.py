@@ -23,6 +23,7 @@ import redis
 from ..codec import loads
 from . import keys
 from .errors import redis_errors
+from .scripts import HEARD_BY_OTHERS
 
 PRESENCE_LEASE = 60.0
 """Seconds a server's word that a player is here lasts unless it is renewed."""
@@ -34,7 +35,7 @@ PRESENCE_LEASE = 60.0
 # player, ms, …}. Each word's `now` is later than the one before, even within one millisecond of
 # Redis's clock: a server keeps the word with the latest `now`, so two words of one millisecond
 # must not tie (the second, and what it says, would be dropped).
-_UPDATE = """
+_UPDATE = HEARD_BY_OTHERS + """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 now = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0') + 1)
@@ -91,12 +92,7 @@ if redis.call('GET', KEYS[3]) ~= said then
   for i = 1, #seen, 2 do
     pairs_[#pairs_ + 1] = '"' .. seen[i] .. '":' .. seen[i + 1]
   end
-  local others = ARGV[5] == ''
-  if not others then
-    local heard = redis.call('PUBSUB', 'NUMSUB', ARGV[3], ARGV[5])
-    others = heard[2] > heard[4]
-  end
-  if others then
+  if heard_by_others(ARGV[3], ARGV[5]) then
     redis.call('PUBLISH', ARGV[3], '{"presence":{"now":' .. now .. ',"online":[' .. table.concat(quoted, ',')
       .. '],"seen":{' .. table.concat(pairs_, ',') .. '}}}')
   end

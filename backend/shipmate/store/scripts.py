@@ -1,5 +1,20 @@
 """The store's Lua scripts: each runs whole, in one atomic step, on the shard that holds its game."""
 
+# Whether a server other than this one hears a game's channel, given this server's listener channel
+# of the game ('' for none: then whoever listens counts). A server follows a game on the game's
+# channel and its listener channel together, always in one SUBSCRIBE and one UNSUBSCRIBE
+# (web/subscription.py), so the channel's subscribers less the listener's are the others, counted
+# exactly within the script's atomic step. What this server says it hands to its own sockets itself.
+HEARD_BY_OTHERS = """
+local function heard_by_others(channel, listener)
+  if listener == '' then
+    return true
+  end
+  local heard = redis.call('PUBSUB', 'NUMSUB', channel, listener)
+  return heard[2] > heard[4]
+end
+"""
+
 # KEYS: version, state, events, tokens, and the Idempotency-Key's record when the change answers one.
 # ARGV: expected version (-1: the game must not exist), new version, state JSON, events JSON,
 #       channel, idle TTL, token hash ('' for none), token role JSON, commit id,
@@ -16,14 +31,12 @@
 # And the change is stored only while the key is still claimed by this attempt: one whose claim
 # lapsed (it was too slow, or its server stalled) and was taken over by a retry stores nothing
 # ({2, …}), so the first attempt and the retry can never both apply.
-# The change is published only when someone other than the committing server hears the game's
-# channel: that server hands its change to its own sockets at once, and a server follows a game on
-# the game's channel and its own listener channel together (store/keys.py), so the channel's
-# subscribers less the listener's are the others, counted exactly in this atomic step. A server
-# that subscribes after the count loads the state after its subscription, and finds the change.
+# The change is published only when a server other than the committing one hears the game's
+# channel (HEARD_BY_OTHERS). A server that subscribes after the count loads the state after its
+# subscription, and finds the change there.
 # And only while the acting token still has its role: a token retired by a seat's hand-over
 # (store/seats.py) commits nothing ({3, …}), even on a socket opened before the hand-over.
-COMMIT_SCRIPT = """
+COMMIT_SCRIPT = HEARD_BY_OTHERS + """
 local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if current ~= tonumber(ARGV[1]) then
   local entry = redis.call('XRANGE', KEYS[3], ARGV[2] .. '-1', ARGV[2] .. '-1')[1]
@@ -52,12 +65,7 @@ end
 if KEYS[5] then
   redis.call('SET', KEYS[5], ARGV[13], 'EX', tonumber(ARGV[14]))
 end
-local others = ARGV[12] == ''
-if not others then
-  local heard = redis.call('PUBSUB', 'NUMSUB', ARGV[5], ARGV[12])
-  others = heard[2] > heard[4]
-end
-if others then
+if heard_by_others(ARGV[5], ARGV[12]) then
   redis.call('PUBLISH', ARGV[5],
     '{"version":' .. ARGV[2] .. ',"events":' .. ARGV[4] .. ',"state":' .. ARGV[3] .. '}')
 end
