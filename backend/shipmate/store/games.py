@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
-from redis.cluster import RedisCluster
 
 from ..codec import dumpb, dumps, loads
 from ..rules import Action, Event, ShipmateError, State, Viewer, apply
@@ -90,7 +89,7 @@ class GameStore:
         # A server that follows its games (web/subscription.py) hands its own changes to its sockets
         # itself: its commits are published only for the others that hear the game. In a cluster
         # the subscribers sit on another node than the game's shard, where they cannot be counted.
-        self.server = "" if isinstance(client, RedisCluster) else server
+        self.server = "" if isinstance(client, redis.RedisCluster) else server
         self.idle_ttl = idle_ttl
         self.answers = Answers(client, claim_lease)
         self._commit = client.register_script(scripts.COMMIT_SCRIPT)
@@ -121,7 +120,7 @@ class GameStore:
         commit_id = f"{self._commit_prefix}{next(self._commit_count):x}"
         args = [expected, state["version"], dumpb(state), dumpb(events), keys.channel(code), self.idle_ttl,
                 token_hash, dumps(role), commit_id, acting_hash, dumps(acting_role),
-                keys.listener(code, self.server) if self.server else ""]
+                keys.listener(code, self.server)]
         if answer is not None:
             claim, body = answer
             names.append(claim.name)

@@ -62,9 +62,10 @@ def channel(code: str) -> str:
 
 
 def listener(code: str, server: str) -> str:
-    """A channel nobody publishes on: a server that follows the game subscribes it in the same command
-    as the game's channel (and drops it first), so a commit can count who else hears the game."""
-    return f"game:{{{code}}}:listener:{server}"
+    """A channel nobody publishes on: a server that follows the game subscribes it and the game's
+    channel in one command (and drops both in one), so a script can count who else hears the game.
+    '' for no server (one that follows no game, or a cluster's): then whoever listens counts."""
+    return f"game:{{{code}}}:listener:{server}" if server else ""
 
 
 def channel_code(name: str) -> str:

@@ -148,14 +148,14 @@ class Presence:
         self._update = client.register_script(_UPDATE)
         self.server = server
         # Its listener channels, as the store's commits count them (in a cluster every word is announced).
-        self._listens = not isinstance(client, redis.RedisCluster)
+        self._listener = "" if isinstance(client, redis.RedisCluster) else server
         self._ttl = ttl
         self._lease_ms = int(lease * 1000)
 
     def _args(self, code: str, here: Iterable[str]) -> dict[str, Any]:
         return {"keys": [keys.presence(code), keys.seen(code), keys.online(code), keys.presence_clock(code)],
                 "args": [self.server, self._lease_ms, keys.channel(code), self._ttl,
-                         keys.listener(code, self.server) if self._listens else "", *sorted(set(here))]}
+                         keys.listener(code, self._listener), *sorted(set(here))]}
 
     def update(self, code: str, here: Iterable[str]) -> tuple[bool, Seen]:
         """Say which players have a socket on this server now; return (whether the players online

@@ -52,14 +52,14 @@ class Subscription:
         self.reconnects = 0
         """How often the subscription was lost and made again."""
 
-    def channels(self, code: str) -> list[str]:
+    def _followed_on(self, code: str) -> list[str]:
         """Return the channels a game is followed on: its own, and this server's listener of it."""
         own = keys.channel(code)
         return [own, keys.listener(code, self._server)] if self._server else [own]
 
     def subscribe(self, code: str) -> None:
         """Ask for a game's changes; `on_subscribed(code)` follows once Redis confirms."""
-        channels = self.channels(code)
+        channels = self._followed_on(code)
         with self._lock:
             self._channels.update(channels)
             if self._thread is None or not self._thread.is_alive():  # the first game, or a forked child
@@ -72,7 +72,7 @@ class Subscription:
 
     def unsubscribe(self, code: str) -> None:
         """Stop a game's changes."""
-        channels = self.channels(code)
+        channels = self._followed_on(code)
         with self._lock:
             self._channels.difference_update(channels)
             if self._pubsub is not None:

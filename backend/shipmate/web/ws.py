@@ -7,7 +7,6 @@ has been silent for WS_KEEPALIVE seconds, and a client silent past the next one 
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import Counter
 from typing import Any
@@ -22,10 +21,10 @@ from .errors import ApiError, BadRequest, refusal, request_language
 from .transport import WebSocket
 
 bp = Blueprint("ws", __name__)
-log = logging.getLogger(__name__)
 
 UPDATES = ("full", "patch")
 """What a socket's changes come as (`?updates=`): the whole view, or a patch of the view before."""
+
 
 class ForbiddenOrigin(ApiError):
     """A browser page of another site tried to open a socket."""
