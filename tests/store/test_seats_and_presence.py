@@ -6,7 +6,6 @@ import itertools
 import secrets
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import redis
@@ -17,6 +16,7 @@ from shipmate.store import keys as k
 from shipmate.store.presence import Seen
 from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
+from tests.store.channels import follow, next_message
 
 
 @pytest.fixture
@@ -123,26 +123,15 @@ def test_a_word_on_presence_is_announced_only_when_another_server_follows_the_ga
         code: str, redis_client: redis.Redis) -> None:
     # The server that says it takes the word from the answer (web/rooms.py); as its commits are, it
     # is announced only for the others (store/keys.py `listener`).
-    def follow(server: str) -> Any:
-        pubsub = redis_client.pubsub()
-        pubsub.subscribe(k.channel(code), k.listener(code, server))
-        assert [pubsub.get_message(timeout=5)["type"] for _ in range(2)] == ["subscribe"] * 2
-        return pubsub
-
-    def next_word(pubsub: Any) -> bytes:
-        message = pubsub.get_message(timeout=5)
-        assert message is not None and message["type"] == "message"
-        return bytes(message["data"])
-
     one = Presence(redis_client, "one", 3600)
-    own = follow("one")
+    own = follow(redis_client, code, "one")
     assert one.update(code, ["p1"])[0] is True
     redis_client.publish(k.channel(code), '{"marker":true}')
-    assert next_word(own) == b'{"marker":true}'  # nothing was announced before it
-    other = follow("two")
+    assert next_message(own) == b'{"marker":true}'  # nothing was announced before it
+    other = follow(redis_client, code, "two")
     changed, seen = one.update(code, ["p1", "p2"])
     assert changed and seen.online == ("p1", "p2")
-    assert Seen.announced(next_word(other)).online == ("p1", "p2")
-    assert Seen.announced(next_word(own)).online == ("p1", "p2")
+    assert Seen.announced(next_message(other)).online == ("p1", "p2")
+    assert Seen.announced(next_message(own)).online == ("p1", "p2")
     own.close()
     other.close()

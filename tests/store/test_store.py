@@ -27,6 +27,7 @@ from shipmate.store import keys as k
 from shipmate.store.idempotency import IDEMPOTENCY_TTL
 from tests.fixtures_server import wait_for
 from tests.store import counter_game  # noqa: F401  (registers the test game)
+from tests.store.channels import follow, next_message
 
 PLAYER = Viewer(player="p1")
 
@@ -124,20 +125,9 @@ def test_every_change_is_published_on_the_games_channel(store: GameStore, code: 
     assert k.channel_code(message["channel"].decode()) == code
 
 
-def follow(client: redis.Redis, code: str, server: str) -> Any:
-    """Follow a game as server `server` does (web/subscription.py): its channel and the server's
-    listener of it in one SUBSCRIBE; return the PubSub once Redis confirmed both."""
-    pubsub = client.pubsub()
-    pubsub.subscribe(k.channel(code), k.listener(code, server))
-    assert [pubsub.get_message(timeout=5)["type"] for _ in range(2)] == ["subscribe", "subscribe"]
-    return pubsub
-
-
 def next_change(pubsub: Any) -> int:
     """Return the version of the next message on a followed game's channel (-1 for a marker)."""
-    message = pubsub.get_message(timeout=5)
-    assert message is not None and message["type"] == "message"
-    return int(json.loads(message["data"]).get("version", -1))
+    return int(json.loads(next_message(pubsub)).get("version", -1))
 
 
 def test_a_servers_commit_is_published_for_every_other_server_that_follows_the_game(
