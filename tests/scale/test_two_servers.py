@@ -22,17 +22,16 @@ import requests
 import websocket
 
 from shipmate.embedded import free_port
-from tests.fixtures_server import wait_for
+from tests.fixtures_server import TEST_LIMITS, wait_for
 
 TIMEOUT = 30.0
-BENCH_LIMITS = {"RATE_LIMIT_GAMES": "1000", "RATE_LIMIT_JOINS": "1000", "RATE_LIMIT_LOOKUPS": "1000"}
 
 
 @contextlib.contextmanager
 def serve(redis_url: str, data_dir: Path, log: Path) -> Iterator[str]:
     """Run `shipmate serve` (one gevent worker) against `redis_url`; yield its URL, stop it by pid."""
     port = free_port()
-    env = {**os.environ, **BENCH_LIMITS, "REDIS_URL": redis_url}
+    env = {**os.environ, **TEST_LIMITS, "REDIS_URL": redis_url}
     command = [sys.executable, "-m", "shipmate.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--data-dir", str(data_dir)]
     with log.open("wb") as out:
