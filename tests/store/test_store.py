@@ -209,6 +209,35 @@ def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
     assert replay(events) == state
 
 
+def test_threads_sharing_one_store_take_turns_on_its_connection_and_get_their_own_answers(
+    store: GameStore, code: str
+) -> None:
+    threads, per_thread = 16, 20
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            for _ in range(per_thread):
+                change = store.act(code, {"type": "add", "n": i + 1}, PLAYER)
+                # each command's own answer, never another's: a version, a missing game, a state
+                assert (store.version(code) or -1) >= change.state["version"]
+                assert store.load(f"{code}-{i}") is None
+                assert (store.load(code) or {})["version"] >= change.state["version"]
+        except BaseException as exc:  # collected and re-raised in the main thread
+            errors.append(exc)
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors
+    state = store.load(code)
+    assert state is not None and state["version"] == threads * per_thread
+    assert state["purse"] == per_thread * sum(range(1, threads + 1))
+    assert replay(store.events_since(code, -1)) == state
+
+
 def claim(store: GameStore, code: str, key: str, token: str = "t") -> Claim:
     """Claim an Idempotency-Key that must be new."""
     found = store.answers.remembered(code, token, key)

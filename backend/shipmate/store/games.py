@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -81,6 +82,11 @@ class GameStore:
     The host's and the dice device's roles never change, so they are remembered after their first
     lookup; a player's token is looked up every time, since a seat's hand-over retires it
     (store/seats.py), and the commit checks the acting token's role again in its own atomic step.
+
+    The store's own commands (every action's commit, a refusal's version check, loads and lookups)
+    take turns on one connection of the client's pool, taken at the first of them and kept: each is
+    one short round trip, and Redis runs commands one at a time anyway. A pool checks the connection
+    it hands out before every command, which under gevent costs a third of the command.
     """
 
     def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL,
@@ -95,10 +101,21 @@ class GameStore:
         self._commit = client.register_script(scripts.COMMIT_SCRIPT)
         self._grant = client.register_script(scripts.GRANT)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
+        self._one: redis.Redis | None = client if isinstance(client, redis.RedisCluster) else None
+        self._one_taken = threading.Lock()
         # Each commit's id (store/scripts.py) is this store's random prefix and a count: unique, and
         # cheaper than a random id per commit (a system call each).
         self._commit_prefix = secrets.token_hex(6)
         self._commit_count = itertools.count()
+
+    @property
+    def _commands(self) -> redis.Redis:
+        """The client of the store's own commands, over one connection (a cluster's routes each)."""
+        if self._one is None:
+            with self._one_taken:
+                if self._one is None:
+                    self._one = self.client.client()  # connects: raises while Redis is away
+        return self._one
 
     def ping(self) -> bool:
         """Return whether Redis answers."""
@@ -109,6 +126,8 @@ class GameStore:
 
     def close(self) -> None:
         """Close the store's connections."""
+        if self._one is not None and self._one is not self.client:
+            self._one.close()
         self.client.close()
 
     def _write(self, code: str, expected: int, state: State, events: list[Event],
@@ -126,7 +145,7 @@ class GameStore:
             names.append(claim.name)
             args += [dumpb(body), IDEMPOTENCY_TTL, claim.owner]
         with redis_errors():
-            ok, current = self._commit(keys=names, args=args)
+            ok, current = self._commit(keys=names, args=args, client=self._commands)
         if ok == 2:
             raise ClaimLost()
         if ok == 3:
@@ -141,7 +160,7 @@ class GameStore:
     def load(self, code: str) -> State | None:
         """Return the game's current internal state, or None for an unknown game."""
         with redis_errors():
-            raw = cast(bytes | None, self.client.get(keys.state(code)))
+            raw = cast(bytes | None, self._commands.get(keys.state(code)))
         if raw is None:
             return None
         state: State = loads(raw)
@@ -150,7 +169,7 @@ class GameStore:
     def version(self, code: str) -> int | None:
         """Return the game's current version, or None for an unknown game."""
         with redis_errors():
-            raw = self.client.get(keys.version(code))
+            raw = self._commands.get(keys.version(code))
         return None if raw is None else int(cast(bytes, raw))
 
     def role(self, code: str, token_hash: str) -> dict[str, Any] | None:
@@ -160,7 +179,7 @@ class GameStore:
         if known is not None:
             return known
         with redis_errors():
-            raw = self.client.hget(keys.tokens(code), token_hash)
+            raw = self._commands.hget(keys.tokens(code), token_hash)
         if raw is None:
             return None
         role: dict[str, Any] = loads(cast(bytes, raw))
@@ -173,7 +192,7 @@ class GameStore:
     def roles(self, code: str, token_hashes: list[str]) -> list[dict[str, Any] | None]:
         """Return the role of each token, as `role` does, in one round trip."""
         with redis_errors():
-            raw = self.client.hmget(keys.tokens(code), token_hashes) if token_hashes else []
+            raw = self._commands.hmget(keys.tokens(code), token_hashes) if token_hashes else []
         return [None if found is None else loads(found) for found in raw]
 
     def grant(self, code: str, token_hash: str, role: dict[str, Any]) -> bool:
@@ -187,7 +206,7 @@ class GameStore:
             return []
         start = f"{max(since + 1, 0)}-0"
         with redis_errors():
-            entries = self.client.xrange(keys.events(code), min=start, max="+")
+            entries = self._commands.xrange(keys.events(code), min=start, max="+")
         return [event for _, fields in entries or [] for event in loads((fields or {})[b"e"])]
 
     def act(self, code: str, action: Action, actor: Viewer, *, known: State | None = None,

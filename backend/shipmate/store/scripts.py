@@ -59,9 +59,7 @@ redis.call('EXPIRE', KEYS[3], ttl)
 if ARGV[7] ~= '' then
   redis.call('HSET', KEYS[4], ARGV[7], ARGV[8])
 end
-if redis.call('EXISTS', KEYS[4]) == 1 then
-  redis.call('EXPIRE', KEYS[4], ttl)
-end
+redis.call('EXPIRE', KEYS[4], ttl)
 if KEYS[5] then
   redis.call('SET', KEYS[5], ARGV[13], 'EX', tonumber(ARGV[14]))
 end
