@@ -38,6 +38,12 @@ class Viewer:
     host: bool = False
     dice: bool = False
 
+    def __hash__(self) -> int:
+        # Viewers key the views and messages of every change, once per socket: the player's id
+        # alone tells them apart well enough (its hash is kept by the string), and equal viewers
+        # still hash alike.
+        return hash(self.player)
+
     @property
     def public(self) -> bool:
         """True for the views that hold no secret: the shared screen's and the dice device's."""
