@@ -114,7 +114,9 @@ class GameStore:
         if self._one is None:
             with self._one_taken:
                 if self._one is None:
-                    self._one = self.client.client()  # connects: raises while Redis is away
+                    # it connects at once: while Redis is away it raises, and the next command tries again
+                    self._one = redis.Redis(connection_pool=self.client.connection_pool,
+                                            single_connection_client=True)
         return self._one
 
     def ping(self) -> bool:
