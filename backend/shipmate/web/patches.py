@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Protocol
 
+from ..codec import dumpb_kept
 from ..rules import State, Viewer
 from ..rules.core import Path
 
@@ -57,9 +58,22 @@ class ViewPatches:
         self._before = before
         self._after = after
         self._shared: list[Op] | None = None
+        self._shared_json: bytes | None = None
+
+    def json_of(self, viewer: Viewer) -> bytes:
+        """Return `of(viewer)` as JSON, kept at its own length (it stays with the change's update); a
+        viewer whose own places the change left alone has the shared part's patch, whose JSON is
+        made once for all of them."""
+        ops = self.of(viewer)
+        if ops is not self._shared:
+            return dumpb_kept(ops)
+        if self._shared_json is None:
+            self._shared_json = dumpb_kept(ops)
+        return self._shared_json
 
     def of(self, viewer: Viewer) -> list[Op]:
-        """Return the patch that turns `viewer`'s view before into its view after."""
+        """Return the patch that turns `viewer`'s view before into its view after (the very list
+        of the shared part's patch when nothing of the viewer's own is in it)."""
         parts = self._after.parts(viewer)
         if parts is None or parts != self._before.parts(viewer):
             return self._whole(viewer)
@@ -73,10 +87,11 @@ class ViewPatches:
                 return self._whole(viewer)
             if not _within(target, own):
                 ops.append(op)
+        shared = len(ops)
         old, new = self._before.of(viewer), self._after.of(viewer)
         for path, at in zip(parts, pointers, strict=True):
             _diff(_found(old, path), _found(new, path), at, ops)
-        return ops
+        return self._shared if shared == len(ops) == len(self._shared) else ops
 
     def _whole(self, viewer: Viewer) -> list[Op]:
         """Return the patch between the viewer's two views, compared whole."""

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..codec import dumpb, dumpb_kept
+from ..codec import dumpb_kept
 from ..rules import Event, State, Viewer, Views, event_view_for
 from .patches import ViewPatches, ViewsOf
 
@@ -68,10 +68,12 @@ class Update:
         self._messages: dict[tuple[Viewer, int], str] = {}
         self._view_patches: ViewPatches | None = None
         self._patches: dict[Viewer, str] = {}
+        self._patch_messages: dict[tuple[bytes, bytes], str] = {}
 
     def forget_json(self) -> None:
         """Let go of the JSON made so far (a newer change took this one's place)."""
         self._events, self._states, self._messages, self._patches = {}, {}, {}, {}
+        self._patch_messages = {}
         self._view_patches = None
 
     def _events_json(self, viewer: Viewer, since: int) -> bytes:
@@ -114,8 +116,13 @@ class Update:
         if made is None:
             if self._view_patches is None:
                 self._view_patches = ViewPatches(before.views, self.views)
-            made = self._patches[viewer] = b"".join((
-                b'{"type":"patch","version":', str(self.version).encode(), b',"base":', str(since).encode(),
-                b',"events":', self._events_json(viewer, since), b',"patch":',
-                dumpb(self._view_patches.of(viewer)), b"}")).decode()
+            # Viewers who see the same events and the same patch (those whose own places the change
+            # left alone) share one message.
+            said = (self._events_json(viewer, since), self._view_patches.json_of(viewer))
+            made = self._patch_messages.get(said)
+            if made is None:
+                made = self._patch_messages[said] = b"".join((
+                    b'{"type":"patch","version":', str(self.version).encode(), b',"base":',
+                    str(since).encode(), b',"events":', said[0], b',"patch":', said[1], b"}")).decode()
+            self._patches[viewer] = made
         return made
