@@ -72,6 +72,9 @@ class Remember:
 NewToken = Callable[[list[Event]], "tuple[str, dict[str, Any]] | None"]
 """Given a change's events, the token (hash, role) to store in the same step, if any (a join)."""
 
+LANES = 8
+"""Connections the store's own commands go over; each game's always over the same one."""
+
 ROLE_CACHE_SIZE = 100_000
 """Host and dice-device roles remembered per process before the memory is cleared."""
 
@@ -84,9 +87,11 @@ class GameStore:
     (store/seats.py), and the commit checks the acting token's role again in its own atomic step.
 
     The store's own commands (every action's commit, a refusal's version check, loads and lookups)
-    take turns on one connection of the client's pool, taken at the first of them and kept: each is
-    one short round trip, and Redis runs commands one at a time anyway. A pool checks the connection
-    it hands out before every command, which under gevent costs a third of the command.
+    go over `LANES` connections of the client's pool, each taken at its first command and kept; a
+    game's commands always take the same one, and wait their turn on it. A pool checks the
+    connection it hands out before every command, which under gevent costs a third of the command.
+    A command holds its connection until its reply is read, which waits for its thread's next turn
+    on the CPU: one connection for all would make a busy table's commands wait for another's.
     """
 
     def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL,
@@ -101,23 +106,26 @@ class GameStore:
         self._commit = client.register_script(scripts.COMMIT_SCRIPT)
         self._grant = client.register_script(scripts.GRANT)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
-        self._one: redis.Redis | None = client if isinstance(client, redis.RedisCluster) else None
-        self._one_taken = threading.Lock()
+        cluster = isinstance(client, redis.RedisCluster)
+        self._lanes: list[redis.Redis | None] = [client if cluster else None] * LANES
+        self._lane_taken = threading.Lock()
         # Each commit's id (store/scripts.py) is this store's random prefix and a count: unique, and
         # cheaper than a random id per commit (a system call each).
         self._commit_prefix = secrets.token_hex(6)
         self._commit_count = itertools.count()
 
-    @property
-    def _commands(self) -> redis.Redis:
-        """The client of the store's own commands, over one connection (a cluster's routes each)."""
-        if self._one is None:
-            with self._one_taken:
-                if self._one is None:
+    def _commands(self, code: str) -> redis.Redis:
+        """The client of a game's commands: its lane's one connection (a cluster's client routes each)."""
+        lane = hash(code) % LANES
+        client = self._lanes[lane]
+        if client is None:
+            with self._lane_taken:
+                client = self._lanes[lane]
+                if client is None:
                     # it connects at once: while Redis is away it raises, and the next command tries again
-                    self._one = redis.Redis(connection_pool=self.client.connection_pool,
-                                            single_connection_client=True)
-        return self._one
+                    client = self._lanes[lane] = redis.Redis(connection_pool=self.client.connection_pool,
+                                                             single_connection_client=True)
+        return client
 
     def ping(self) -> bool:
         """Return whether Redis answers."""
@@ -128,8 +136,9 @@ class GameStore:
 
     def close(self) -> None:
         """Close the store's connections."""
-        if self._one is not None and self._one is not self.client:
-            self._one.close()
+        for lane in self._lanes:
+            if lane is not None and lane is not self.client:
+                lane.close()
         self.client.close()
 
     def _write(self, code: str, expected: int, state: State, events: list[Event],
@@ -147,7 +156,7 @@ class GameStore:
             names.append(claim.name)
             args += [dumpb(body), IDEMPOTENCY_TTL, claim.owner]
         with redis_errors():
-            ok, current = self._commit(keys=names, args=args, client=self._commands)
+            ok, current = self._commit(keys=names, args=args, client=self._commands(code))
         if ok == 2:
             raise ClaimLost()
         if ok == 3:
@@ -162,7 +171,7 @@ class GameStore:
     def load(self, code: str) -> State | None:
         """Return the game's current internal state, or None for an unknown game."""
         with redis_errors():
-            raw = cast(bytes | None, self._commands.get(keys.state(code)))
+            raw = cast(bytes | None, self._commands(code).get(keys.state(code)))
         if raw is None:
             return None
         state: State = loads(raw)
@@ -171,7 +180,7 @@ class GameStore:
     def version(self, code: str) -> int | None:
         """Return the game's current version, or None for an unknown game."""
         with redis_errors():
-            raw = self._commands.get(keys.version(code))
+            raw = self._commands(code).get(keys.version(code))
         return None if raw is None else int(cast(bytes, raw))
 
     def role(self, code: str, token_hash: str) -> dict[str, Any] | None:
@@ -181,7 +190,7 @@ class GameStore:
         if known is not None:
             return known
         with redis_errors():
-            raw = self._commands.hget(keys.tokens(code), token_hash)
+            raw = self._commands(code).hget(keys.tokens(code), token_hash)
         if raw is None:
             return None
         role: dict[str, Any] = loads(cast(bytes, raw))
@@ -194,7 +203,7 @@ class GameStore:
     def roles(self, code: str, token_hashes: list[str]) -> list[dict[str, Any] | None]:
         """Return the role of each token, as `role` does, in one round trip."""
         with redis_errors():
-            raw = self._commands.hmget(keys.tokens(code), token_hashes) if token_hashes else []
+            raw = self._commands(code).hmget(keys.tokens(code), token_hashes) if token_hashes else []
         return [None if found is None else loads(found) for found in raw]
 
     def grant(self, code: str, token_hash: str, role: dict[str, Any]) -> bool:
@@ -208,7 +217,7 @@ class GameStore:
             return []
         start = f"{max(since + 1, 0)}-0"
         with redis_errors():
-            entries = self._commands.xrange(keys.events(code), min=start, max="+")
+            entries = self._commands(code).xrange(keys.events(code), min=start, max="+")
         return [event for _, fields in entries or [] for event in loads((fields or {})[b"e"])]
 
     def act(self, code: str, action: Action, actor: Viewer, *, known: State | None = None,
