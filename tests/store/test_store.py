@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -178,28 +178,38 @@ def test_a_store_of_no_server_publishes_every_commit(store: GameStore, code: str
         own.close()
 
 
+def in_threads(work: Callable[[int], None], count: int) -> list[BaseException]:
+    """Run `work(0)` … `work(count - 1)` in threads at once; return what they raised."""
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            work(i)
+        except BaseException as exc:  # collected for the main thread's assertion
+            errors.append(exc)
+
+    workers = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return errors
+
+
 def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
     store: GameStore, code: str, redis_url: str
 ) -> None:
     threads, per_thread = 8, 25
-    errors: list[BaseException] = []
 
     def work(i: int) -> None:
         own = GameStore(redis.Redis.from_url(redis_url), idle_ttl=3600)
         try:
             for _ in range(per_thread):
                 own.act(code, {"type": "add", "n": i + 1}, PLAYER)
-        except BaseException as exc:  # collected and re-raised in the main thread
-            errors.append(exc)
         finally:
             own.close()
 
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    assert not errors
+    assert not in_threads(work, threads)
     state = store.load(code)
     events = store.events_since(code, -1)
     assert state is not None
@@ -209,29 +219,20 @@ def test_threads_racing_on_one_game_lose_and_duplicate_nothing(
     assert replay(events) == state
 
 
-def test_threads_sharing_one_store_take_turns_on_its_connection_and_get_their_own_answers(
+def test_threads_sharing_one_store_take_turns_on_its_connections_and_get_their_own_answers(
     store: GameStore, code: str
 ) -> None:
     threads, per_thread = 16, 20
-    errors: list[BaseException] = []
 
     def work(i: int) -> None:
-        try:
-            for _ in range(per_thread):
-                change = store.act(code, {"type": "add", "n": i + 1}, PLAYER)
-                # each command's own answer, never another's: a version, a missing game, a state
-                assert (store.version(code) or -1) >= change.state["version"]
-                assert store.load(f"{code}-{i}") is None
-                assert (store.load(code) or {})["version"] >= change.state["version"]
-        except BaseException as exc:  # collected and re-raised in the main thread
-            errors.append(exc)
+        for _ in range(per_thread):
+            change = store.act(code, {"type": "add", "n": i + 1}, PLAYER)
+            # each command's own answer, never another's: a version, a missing game, a state
+            assert (store.version(code) or -1) >= change.state["version"]
+            assert store.load(f"{code}-{i}") is None  # most of these games' commands take other lanes
+            assert (store.load(code) or {})["version"] >= change.state["version"]
 
-    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    assert not errors
+    assert not in_threads(work, threads)
     state = store.load(code)
     assert state is not None and state["version"] == threads * per_thread
     assert state["purse"] == per_thread * sum(range(1, threads + 1))
