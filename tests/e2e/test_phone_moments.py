@@ -250,6 +250,50 @@ def test_the_sail_counter_and_the_attack_form_say_what_they_mean(table: dict[str
                      "good": "Peper", "load": "Laad op schip 1", "deliver": "Lever af met schip 1"}
 
 
+def test_while_a_surrender_is_offered_nobody_sees_fire(table: dict[str, Any]) -> None:
+    anna, bram, tv = table["anna"], table["bram"], table["tv"]
+    fresh_turn_of(table, "anna")
+    # before any quest is done: a done quest draws an event (E1), and one of the 20 (G3) bans fights
+    assert state_of(table)["event"] is None
+    anna.page.locator("#do-roll").click()
+    expect(strip(anna)).to_contain_text("Your turn")
+    unfold(anna.page, "#attack-form")
+    anna.page.locator("#attack-target").select_option(table["ids"]["bram"])
+    anna.page.locator("#attack-send").click()
+    # the defender's strip offers Surrender from the first shot on
+    expect(strip(bram).locator("#do-surrender")).to_be_visible()
+    in_first_screenful(bram.page, "#do-surrender")
+    expect(strip(bram)).to_contain_text("Anna valt je schip 1 aan! Anna schiet eerst.")
+    expect(strip(anna).locator("#do-surrender")).to_have_count(0)
+    top_shot(bram, "moments-bram-attacked-nl")
+    for shooter in (anna, bram):  # a shot each: crew 3 cannot sink in one
+        fire = strip(shooter).locator("#do-fire")
+        expect(fire).to_be_enabled()
+        version = state_of(table)["version"]
+        fire.click()
+        wait_for(lambda v=version: state_of(table)["version"] > v, "the shot")
+    shots = state_of(table)["combat"]["shots"]
+    assert len(shots) == 2
+    for device in (anna, bram):  # numbered as the TV numbers them, newest first
+        expect(device.page.locator("#fight ol.shots")).to_have_attribute("start", "2")
+    expect(strip(bram).locator("#do-surrender")).to_be_visible()  # under fire again
+    strip(bram).locator("#do-surrender").click()
+    expect(strip(anna).locator("#do-accept-surrender")).to_be_enabled()
+    in_first_screenful(anna.page, "#now-surrender")
+    expect(strip(bram)).to_contain_text("Je bood overgave aan — Anna beslist.")
+    for device in (anna, bram):
+        expect(device.page.locator("#fire, #do-fire, #surrender, #do-surrender")).to_have_count(0)
+    expect(anna.page.locator("#fight .shooter")).to_have_count(0)  # nobody's shot while it is asked
+    top_shot(anna, "moments-anna-surrender-offered")
+    top_shot(bram, "moments-bram-surrendered-nl")
+    tv.shot("moments-tv-surrender-offered")
+    strip(anna).locator("#do-accept-surrender").click()
+    for device in (anna, bram):
+        expect(device.page.locator("#outcome")).to_be_visible()
+        in_first_screenful(device.page, "#outcome")
+    top_shot(anna, "moments-anna-outcome")
+
+
 def _doable_quest(table: dict[str, Any], key: str) -> dict[str, Any]:
     """A quest of `key`'s level with no fight in it, bought over the API when none is in hand."""
     game, pid = table["game"], table["ids"][key]
@@ -312,48 +356,6 @@ def _meet_without_handing_in(table: dict[str, Any], quest: dict[str, Any]) -> No
             supply(game, pid)
             game.ok(token, {"type": "upgrade", "ship": 1, "part": "crew"})
     supply(game, pid)
-
-
-def test_while_a_surrender_is_offered_nobody_sees_fire(table: dict[str, Any]) -> None:
-    anna, bram, tv = table["anna"], table["bram"], table["tv"]
-    fresh_turn_of(table, "anna")
-    anna.page.locator("#do-roll").click()
-    expect(strip(anna)).to_contain_text("Your turn")
-    unfold(anna.page, "#attack-form")
-    anna.page.locator("#attack-target").select_option(table["ids"]["bram"])
-    anna.page.locator("#attack-send").click()
-    # the defender's strip offers Surrender from the first shot on
-    expect(strip(bram).locator("#do-surrender")).to_be_visible()
-    in_first_screenful(bram.page, "#do-surrender")
-    expect(strip(bram)).to_contain_text("Anna valt je schip 1 aan! Anna schiet eerst.")
-    expect(strip(anna).locator("#do-surrender")).to_have_count(0)
-    top_shot(bram, "moments-bram-attacked-nl")
-    for shooter in (anna, bram):  # a shot each: crew 3 cannot sink in one
-        fire = strip(shooter).locator("#do-fire")
-        expect(fire).to_be_enabled()
-        version = state_of(table)["version"]
-        fire.click()
-        wait_for(lambda v=version: state_of(table)["version"] > v, "the shot")
-    shots = state_of(table)["combat"]["shots"]
-    assert len(shots) == 2
-    for device in (anna, bram):  # numbered as the TV numbers them, newest first
-        expect(device.page.locator("#fight ol.shots")).to_have_attribute("start", "2")
-    expect(strip(bram).locator("#do-surrender")).to_be_visible()  # under fire again
-    strip(bram).locator("#do-surrender").click()
-    expect(strip(anna).locator("#do-accept-surrender")).to_be_enabled()
-    in_first_screenful(anna.page, "#now-surrender")
-    expect(strip(bram)).to_contain_text("Je bood overgave aan — Anna beslist.")
-    for device in (anna, bram):
-        expect(device.page.locator("#fire, #do-fire, #surrender, #do-surrender")).to_have_count(0)
-    expect(anna.page.locator("#fight .shooter")).to_have_count(0)  # nobody's shot while it is asked
-    top_shot(anna, "moments-anna-surrender-offered")
-    top_shot(bram, "moments-bram-surrendered-nl")
-    tv.shot("moments-tv-surrender-offered")
-    strip(anna).locator("#do-accept-surrender").click()
-    for device in (anna, bram):
-        expect(device.page.locator("#outcome")).to_be_visible()
-        in_first_screenful(device.page, "#outcome")
-    top_shot(anna, "moments-anna-outcome")
 
 
 def test_the_last_step_to_win_and_who_won_on_every_phone(table: dict[str, Any]) -> None:
