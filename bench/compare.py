@@ -163,20 +163,22 @@ def redis_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
 
 @contextlib.contextmanager
 def shipmate(redis_url: str, workers: int | None, log: Path, connections: int | None = None,
-             root: Path = ROOT) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+             root: Path = ROOT, app: str | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Run gunicorn with deploy/gunicorn.conf.py against `redis_url` on a free loopback port.
 
     `connections` is each worker's worker_connections (SHIPMATE_CONNECTIONS): one per open socket.
     `root` is the tree whose code is served (bench/ab.py serves another revision beside this one).
+    `app` is another WSGI app of bench/ to serve the same way (bench/setup_cost.py --floor).
     """
     port = free_port()
-    env = {**os.environ, **BENCH_ENV, "REDIS_URL": redis_url, "PYTHONPATH": str(root / "backend")}
+    env = {**os.environ, **BENCH_ENV, "REDIS_URL": redis_url,
+           "PYTHONPATH": os.pathsep.join([str(root / "backend"), str(Path(__file__).parent)])}
     if workers:
         env["WEB_CONCURRENCY"] = str(workers)
     if connections:
         env["SHIPMATE_CONNECTIONS"] = str(connections)
     command = [str(GUNICORN), "-c", str(root / "deploy" / "gunicorn.conf.py"),
-               "--bind", f"127.0.0.1:{port}"]
+               "--bind", f"127.0.0.1:{port}", *([app] if app else [])]
     with log.open("wb") as out:
         process = subprocess.Popen(command, env=env, cwd=root, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)

@@ -9,8 +9,9 @@ thread, so each sample is the greenlet that was running; the split is of the wor
 put in the first group below that one of its frames names (an action's in a part of it: fan-out,
 commit, answer, decide); the rest are grouped by the first Shipmate (or else the first non-gevent)
 frame on them. gevent's thread-pool threads waiting for work count as on the CPU to py-spy; they
-are left out. Printed: each group's share of the samples,
-and the leaf functions that took the most samples of their own.
+are left out. Printed: each group's share of the samples, each package's share of the samples whose
+innermost Python frame is in it (the system calls and C code a frame runs count to it: gevent's
+socket `send` holds the kernel's), and the leaf functions that took the most samples of their own.
 """
 
 from __future__ import annotations
@@ -85,6 +86,23 @@ def group_of(stack: list[tuple[str, str]]) -> str | None:
     return f"other: {stack[0][0]}"
 
 
+def package_of(file: str) -> str:
+    """The package a frame's file belongs to: Shipmate, a library by its top folder, or the
+    standard library (py-spy names files from their sys.path entry)."""
+    if "shipmate/" in file:
+        return "shipmate (ours)"
+    if "greenlet" in file or file.startswith("gevent/"):
+        return "gevent"
+    top, slash, _ = file.partition("/")
+    return top if slash and top not in STDLIB else "the standard library"
+
+
+GENERATED = "<string>"
+"""The file of code made at run time (a dataclass's `__init__`): it counts to the frame that called it."""
+STDLIB = {"json", "email", "http", "urllib", "importlib", "concurrent", "collections", "logging"}
+"""Top folders of the standard library's packages (a library's are named by their own)."""
+
+
 def main() -> int:
     """Print the split of one raw profile."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -94,6 +112,7 @@ def main() -> int:
     args = parser.parse_args()
     groups: Counter[str] = Counter()
     leaves: Counter[str] = Counter()
+    packages: Counter[str] = Counter()
     total = idle = 0
     for line in args.profile.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
@@ -107,12 +126,16 @@ def main() -> int:
         groups[group] += int(count)
         function, file = parsed[-1]
         leaves[f"{function} ({file})"] += int(count)
+        packages[package_of(next((f for _, f in reversed(parsed) if f != GENERATED), file))] += int(count)
         total += int(count)
     print(f"{total} samples on the CPU in {args.profile.name} "
           f"({idle} more of a native thread waiting for work, left out)")
     print("\nshare | samples | work")
     for group, count in groups.most_common():
         print(f"{100 * count / total:5.1f} % | {count:6} | {group}")
+    print("\nshare | samples | package of the innermost frame")
+    for package, count in packages.most_common():
+        print(f"{100 * count / total:5.1f} % | {count:6} | {package}")
     print(f"\nleaf functions (own samples), top {args.leaves}:")
     for leaf, count in leaves.most_common(args.leaves):
         print(f"{100 * count / total:5.1f} % | {count:6} | {leaf}")

@@ -3,13 +3,17 @@
     .venv/bin/python bench/setup_cost.py              # 150 tables
     .venv/bin/python bench/setup_cost.py --tables 300
     .venv/bin/python bench/setup_cost.py --profile setup.txt   # and py-spy on the worker meanwhile
+    .venv/bin/python bench/setup_cost.py --floor      # the least any request costs, for comparison
 
 One gunicorn worker (deploy/gunicorn.conf.py) and a real Redis are started as in bench/compare.py.
 Tables are set up as the load client of `bench/compare --pace` sets them up, one kind of request
 at a time for all of them (create, ruleset, 4 joins, start, 5 sockets with their snapshots), one
 request at a time; printed is the worker's and Redis's CPU (from /proc) per request of each kind.
 With --profile, py-spy (`.venv/bin/pip install py-spy`) records the worker's stacks for the whole
-set-up in its raw format, for bench/pyspy_split.py or a look by hand.
+set-up in its raw format, for bench/pyspy_split.py or a look by hand. With --floor, the same worker
+serves a Flask app of one route that answers `{"ok": true}` instead, asked over one kept-alive
+connection (as the set-up's requests come) and then each time on a new connection (as each socket's
+handshake comes): what a request costs before any of Shipmate's work.
 """
 
 from __future__ import annotations
@@ -28,8 +32,18 @@ from typing import Any
 import requests
 import websocket
 from compare import BENCH_ENV, redis_server, shipmate, worker_pids
+from flask import Flask
 
 SEATS = 4
+
+FLOOR = Flask(__name__)
+"""The least a request can be (--floor): one route, a small JSON answer, served as Shipmate is."""
+
+
+@FLOOR.get("/")
+@FLOOR.get("/healthz")
+def hello() -> dict[str, bool]:
+    return {"ok": True}
 
 
 def cpu_s(pid: int) -> float:
@@ -44,11 +58,13 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=150)
     parser.add_argument("--profile", type=Path, metavar="FILE", help="py-spy's raw stacks of the worker")
+    parser.add_argument("--floor", action="store_true", help="a one-route Flask app's requests instead")
     args = parser.parse_args()
     os.environ.update(BENCH_ENV)
     with tempfile.TemporaryDirectory(prefix="shipmate-setup-") as folder, \
             redis_server(Path(folder)) as (redis_url, redis_process), \
-            shipmate(redis_url, 1, Path(folder) / "gunicorn.log", 6 * args.tables + 100) as (url, server):
+            shipmate(redis_url, 1, Path(folder) / "gunicorn.log", 6 * args.tables + 100,
+                     app="setup_cost:FLOOR" if args.floor else None) as (url, server):
         worker = worker_pids(server.pid)[0]
         profiler = contextlib.ExitStack()
         if args.profile:
@@ -68,6 +84,13 @@ def main() -> int:
                            (cpu_s(redis_process.pid) - redis_before) / len(items))
             return answers
 
+        if args.floor:
+            requests_each = 12 * args.tables  # as many as the set-up's (7 a table, and 5 sockets)
+            each("hello", lambda _: http.get(f"{url}/"), range(requests_each))
+            each("hello, a new connection each", lambda _: requests.get(f"{url}/"), range(requests_each))
+            profiler.close()
+            report(costs, f"{requests_each} requests of a one-route Flask app, one at a time")
+            return 0
         games = each("create", lambda _: http.post(f"{url}/api/games", json={
             "game": "quest1607", "options": {"quests_per_level": 1}}).json(), range(args.tables))
         rulesets = each("ruleset", lambda game: http.get(f"{url}/api/games/{game['code']}/ruleset").json(),
@@ -95,10 +118,15 @@ def main() -> int:
         for sock in sockets:
             sock.close()
         profiler.close()
-    print(f"CPU per request, {args.tables} tables, one request at a time:")
-    for kind, (worker_s, redis_s) in costs.items():
-        print(f"  {kind:8s} worker {worker_s * 1000:5.2f} ms   redis {redis_s * 1000:5.2f} ms")
+    report(costs, f"{args.tables} tables, one request at a time")
     return 0
+
+
+def report(costs: dict[str, tuple[float, float]], what: str) -> None:
+    """Print each kind's worker and Redis CPU per request."""
+    print(f"CPU per request, {what}:")
+    for kind, (worker_s, redis_s) in costs.items():
+        print(f"  {kind:28s} worker {worker_s * 1000:5.2f} ms   redis {redis_s * 1000:5.2f} ms")
 
 
 if __name__ == "__main__":
