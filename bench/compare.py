@@ -171,8 +171,9 @@ def shipmate(redis_url: str, workers: int | None, log: Path, connections: int | 
     `app` is another WSGI app of bench/ to serve the same way (bench/setup_cost.py --floor).
     """
     port = free_port()
+    paths = [root / "backend", *([Path(__file__).parent] if app else [])]
     env = {**os.environ, **BENCH_ENV, "REDIS_URL": redis_url,
-           "PYTHONPATH": os.pathsep.join([str(root / "backend"), str(Path(__file__).parent)])}
+           "PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
     if workers:
         env["WEB_CONCURRENCY"] = str(workers)
     if connections:
