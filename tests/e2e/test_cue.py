@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.api.client import Game
 
@@ -105,3 +105,37 @@ def test_a_phone_with_the_cue_off_asks_for_no_sound(table: dict[str, Any]) -> No
     expect(table["Anna"].page).to_have_title("Shipmate")
     assert (count(bram, "chimes"), count(bram, "buzzes"), bram.locator("#cue").get_attribute("aria-pressed"),
             bram.evaluate("localStorage.getItem('shipmate.cue')")) == (0, 0, "false", "off")
+
+
+def test_a_tap_before_the_cue_loads_still_lets_it_sound(browser: Browser, base_url: str) -> None:
+    """The cue's module loads with the game's first state; a phone tapped before it arrived (in the
+    lobby) chimes on its turn without another tap."""
+    game = Game.create(base_url)
+    pid = game.join("Anna", "netherlands")
+    game.join("Bram", "england")
+    phone = Device(browser, base_url, "Anna", "en-GB")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        # The page's import waits; the service worker's own copy of the shell (it keeps cue.js for
+        # offline use) goes on: that fetch comes whenever the worker installs, before or after the tap.
+        if route.request.service_worker is None:
+            held.append(route)
+        else:
+            route.continue_()
+
+    phone.context.route("**/js/cue.js", hold)
+    phone.context.add_init_script(COUNT_CUES)
+    phone.remember(game.code, {"player": {"id": pid, "token": game.players[pid], "name": "Anna"}})
+    try:
+        with phone.page.expect_request(lambda request: request.url.endswith("/js/cue.js")):
+            phone.goto(f"/join/{game.code}")  # the lobby's first state asks for the cue
+        phone.page.locator(".lobby-head").click()
+        phone.page.wait_for_function("() => navigator.userActivation.hasBeenActive")
+        assert len(held) == 1 and phone.page.evaluate("customElements.get('cue-toggle') === undefined")
+        held[0].continue_()
+        game.ok(game.host, {"type": "start"})
+        expect(phone.page).to_have_title(f"{DOT}Shipmate")
+        phone.page.wait_for_function("() => window.__chimes === 1 && window.__buzzes === 1")
+    finally:
+        close_all([phone])
