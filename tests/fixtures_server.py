@@ -1,5 +1,9 @@
 """A real Shipmate server for tests: gunicorn on a free port, stopped by pid.
 
+A server outlives no test run: each is stopped by its fixture's teardown, which a run stopped by
+Ctrl-C, SIGTERM or a closed terminal still reaches (tests/conftest.py), and the kernel stops it
+when the run itself is killed (`dies_with_parent`).
+
 The worker is gevent's, as in production (deploy/gunicorn.conf.py); `start_server(worker="gthread")`
 starts one with real threads, which the app supports too.
 """
@@ -18,7 +22,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from shipmate.embedded import free_port
+from shipmate.embedded import dies_with_parent, free_port
 
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
@@ -32,6 +36,18 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) ->
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process a test started, by its pid: SIGTERM, then SIGKILL if it lingers."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 class ServerProcess:
@@ -61,7 +77,7 @@ class ServerProcess:
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=dies_with_parent(),
             )
         deadline = time.monotonic() + timeout
         while True:
@@ -78,40 +94,62 @@ class ServerProcess:
     def stop(self) -> None:
         """Stop the server by its pid (SIGTERM, then SIGKILL if it lingers)."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None:
+            stop_process(process)
 
 
 @pytest.fixture(scope="session")
-def start_server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StartServer]:
-    """Start extra servers: `start_server(redis_url=None, **env)` returns a base URL.
+def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of every test server's log."""
+    return tmp_path_factory.mktemp("servers")
 
-    Every server started this way is stopped at the end of the session.
-    """
+
+def _servers(redis_url: str, log_dir: Path) -> Iterator[StartServer]:
+    """A `start(redis_url=None, worker="gevent", **env)` that returns a base URL; every server it
+    started is stopped when the generator is closed."""
     servers: list[ServerProcess] = []
-    log_dir = tmp_path_factory.mktemp("servers")
 
     def start(url: str | None = None, worker: str = "gevent", **env: str) -> str:
         server = ServerProcess(url or redis_url, log_dir, env, worker)
         servers.append(server)
         return server.start()
 
-    yield start
-    for server in servers:
-        server.stop()
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.fixture
+def start_server(redis_url: str, server_logs: Path) -> Iterator[StartServer]:
+    """Start extra servers for one test: each is stopped when the test ends (an idle server left
+    running keeps its timers, pings and presence renewals going for the rest of the run)."""
+    yield from _servers(redis_url, server_logs)
+
+
+@pytest.fixture(scope="session")
+def start_shared_server(redis_url: str, server_logs: Path) -> Iterator[StartServer]:
+    """Start servers that a module's or the session's tests share: stopped at the end of the session."""
+    yield from _servers(redis_url, server_logs)
 
 
 # Tests create many games and players from one address: the rate limits have their own test.
 TEST_LIMITS = {"RATE_LIMIT_GAMES": "100000", "RATE_LIMIT_JOINS": "100000", "RATE_LIMIT_LOOKUPS": "100000"}
 
 
+@pytest.fixture(scope="module")
+def base_url(request: pytest.FixtureRequest) -> str:
+    """The server the browser tests open: SHIPMATE_E2E_URL when set, else the session's live server."""
+    url = os.environ.get("SHIPMATE_E2E_URL")
+    return url.rstrip("/") if url else str(request.getfixturevalue("live_server"))
+
+
 @pytest.fixture(scope="session")
-def live_server(start_server: StartServer) -> str:
-    """The base URL ("http://127.0.0.1:PORT") of a real server on the test Redis."""
-    return start_server(**TEST_LIMITS)
+def live_server(start_shared_server: StartServer) -> str:
+    """The base URL ("http://127.0.0.1:PORT") of a real server on the test Redis.
+
+    A browser answers the server's protocol pings at once; a test's socket answers them only while the
+    test reads it, and a test may leave one unread while it works elsewhere for longer than two pings.
+    Keep-alive has its own tests, on servers of their own."""
+    return start_shared_server(WS_KEEPALIVE="600", **TEST_LIMITS)

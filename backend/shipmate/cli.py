@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import redis
 
 CODE = re.compile(r"[A-HJKMNP-Z2-9]{6}")
+LINK = re.compile(r"https?://", re.IGNORECASE)
 SEED = re.compile(r"[0-9a-f]{64}")
 
 KEEP_DAYS = 30
@@ -42,7 +43,7 @@ EXIT_CODES = """exit codes:
   2  the command line was wrong
   3  no such game, or the file is not a game record
   4  the game is not finished: its seed stays secret until the end
-  5  Redis could not be reached
+  5  Redis (or the server of a game's link) could not be reached
 """
 
 
@@ -196,15 +197,64 @@ def read_record(path: Path) -> dict[str, Any]:
     return record
 
 
-def _public_record(data_dir: Path, code: str, what: str) -> dict[str, Any] | int:
-    """Return a game's public record from Redis, or print why there is none and return the exit code."""
+def _fetch_json(url: str) -> Any:
+    import ssl
+    from urllib.request import urlopen
+
+    # A table's certificate is made by `serve --tls` and trusted by no one else. The record does not
+    # rest on it: its dice are checked against the seed's commitment the table saw from the start.
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with urlopen(url, timeout=30, context=context) as response:
+        return json.loads(response.read())
+
+
+def linked_record(link: str) -> dict[str, Any]:
+    """Return {"seed", "events"} of a finished game from the server that a link of it names (the
+    address its end screen shows: /join/CODE, /screen/CODE …), as that server's public view shows them.
+
+    Raises CannotCheck for a link without a game's code, an unknown game or one still playing, and
+    OSError when the server cannot be reached.
+    """
+    from urllib.error import HTTPError
+
+    parts = urlsplit(link)
+    code = next((p.upper() for p in reversed(parts.path.split("/")) if CODE.fullmatch(p.upper())), None)
+    if code is None:
+        raise CannotCheck(f"{link} names no game (its last part is a 6-character code)", NOT_FOUND)
+    base = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    try:
+        state = _fetch_json(f"{base}/api/games/{code}")
+        if not state.get("seed"):
+            raise CannotCheck(f"game {code} is not finished ({state.get('phase')}): its seed stays secret",
+                              NOT_FINISHED)
+        events = _fetch_json(f"{base}/api/games/{code}/events?since=-1")["events"]
+    except HTTPError as exc:
+        if exc.code == 404:
+            raise CannotCheck(f"there is no game {code} at {base}", NOT_FOUND) from None
+        raise OSError(f"{base} answered {exc.code} {exc.reason}") from None
+    return {"seed": state["seed"], "events": events}
+
+
+def _public_record(data_dir: Path, target: str, what: str) -> dict[str, Any] | int:
+    """Return a game's public record from a link of it or Redis, or print why there is none and
+    return the exit code."""
     import redis
 
     from .store import Unavailable
 
+    if LINK.match(target):
+        try:
+            return linked_record(target)
+        except CannotCheck as exc:
+            return _cannot(what, exc, exc.exit_code)
+        except (OSError, ValueError, KeyError) as exc:
+            return _cannot(what, exc, UNAVAILABLE)
+    code = target.upper()
     if not CODE.fullmatch(code):
-        print(f"Cannot {what}: {code!r} is neither a game code (6 letters and digits) nor a file.",
-              file=sys.stderr)
+        print(f"Cannot {what}: {target!r} is neither a game code (6 letters and digits), a game's link "
+              "nor a file.", file=sys.stderr)
         return NOT_FOUND
     try:
         with redis_for(data_dir, share=True) as (url, _), redis.Redis.from_url(url) as client:
@@ -224,14 +274,15 @@ def verify_command(args: argparse.Namespace) -> int:
     """Check every die of a finished game against its revealed seed."""
     from .rules import verify
 
-    path, name = Path(args.target), args.target.upper()
+    path = Path(args.target)
+    name = args.target if LINK.match(args.target) else args.target.upper()
     if path.is_file():
         try:
             name, record = str(path), read_record(path)
         except CannotCheck as exc:
             return _cannot("verify", exc, exc.exit_code)
     else:
-        found = _public_record(args.data_dir, name, "verify")
+        found = _public_record(args.data_dir, args.target, "verify")
         if isinstance(found, int):
             return found
         record = found
@@ -277,6 +328,8 @@ def parser() -> argparse.ArgumentParser:
                "  shipmate serve                       a table server on port 8000; Ctrl-C stops it\n"
                "  shipmate serve --tls                 the same over HTTPS (to install the app)\n"
                "  shipmate verify K7QX2M               check every die of a finished game\n"
+               "  shipmate verify http://192.168.1.20:8000/join/K7QX2M\n"
+               "                                       the same from its link, on any computer\n"
                "  shipmate export K7QX2M -o game.json  its public record, for anyone to verify\n"
                "\n'shipmate COMMAND --help' tells more. From a clone: bash scripts/shipmate COMMAND …")
     commands = top.add_subparsers(dest="command", required=True)
@@ -310,15 +363,17 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("verify", parents=[data], help="check a finished game's dice",
                                 description="Re-derive every die of a finished game from its revealed seed.",
                                 epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    check.add_argument("target", metavar="CODE|FILE",
-                       help='a game code (read from Redis) or a JSON file {"seed", "events"}')
+    check.add_argument("target", metavar="CODE|LINK|FILE",
+                       help="a game code (read from Redis), a link of the game (read from its server, as "
+                            'its end screen shows it) or a JSON file {"seed", "events"}')
     check.set_defaults(handler=verify_command)
 
     out = commands.add_parser("export", parents=[data], help="write a finished game's public record",
                               description="Write a finished game's seed and public events as JSON, "
                                           "for anyone to check with `shipmate verify FILE`.",
                               epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    out.add_argument("target", type=str.upper, metavar="CODE")
+    out.add_argument("target", metavar="CODE|LINK",
+                     help="a game code (read from Redis) or a link of the game (read from its server)")
     out.add_argument("-o", "--output", help="file to write (default: standard output)")
     out.set_defaults(handler=export_command)
     return top

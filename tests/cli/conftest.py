@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from shipmate.embedded import alive, free_port
+from shipmate.embedded import alive, dies_with_parent, free_port
 from tests.fixtures_server import wait_for
 
 SHIPMATE = [sys.executable, "-m", "shipmate.cli"]
@@ -52,7 +52,7 @@ class Serve:
         with log.open("ab") as out:
             self.process = subprocess.Popen(
                 command, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=dies_with_parent(),
             )
 
     @property

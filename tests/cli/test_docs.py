@@ -28,8 +28,13 @@ def test_every_link_leads_to_a_file_of_the_repository(document: Path) -> None:
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_document_sends_the_reader_outside_the_clone(document: Path) -> None:
-    assert "../shared" not in document.read_text() or document.name == "PERFORMANCE.md"
+    assert "../shared" not in document.read_text()
     assert "DESIGN.md" not in document.read_text()
+
+
+@pytest.mark.parametrize("source", sorted((ROOT / "bench").glob("*.py")), ids=lambda path: path.name)
+def test_no_benchmark_looks_outside_the_clone_by_default(source: Path) -> None:
+    assert '"shared"' not in source.read_text() and "../shared" not in source.read_text()
 
 
 def test_the_readme_shows_the_command_s_own_help(

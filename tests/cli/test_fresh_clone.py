@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -19,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 
-from shipmate.embedded import free_port
+from shipmate.embedded import dies_with_parent, free_port
 from shipmate.net import is_loopback, lan_address
 from tests.fixtures_server import wait_for
 
@@ -27,6 +26,7 @@ from .conftest import noise
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP_TIMEOUT = 600.0
+SETTING_UP = "Installing Shipmate's packages"  # what scripts/setup says when it sets .venv up
 """Seconds the first start may take: it makes the virtualenv and installs every pinned package."""
 
 
@@ -56,12 +56,11 @@ class Serve:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
-        self.started = time.monotonic()
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 ["bash", "scripts/serve", "--port", str(port), "--data-dir", str(clone.parent / "data")],
                 cwd=clone, env=host_environment(), stdin=subprocess.DEVNULL, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True,
+                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=dies_with_parent(),
             )
 
     def output(self) -> str:
@@ -77,21 +76,19 @@ class Serve:
         except requests.RequestException:
             return False
 
-    def wait_ready(self, timeout: float) -> float:
-        """Wait until /healthz answers; return the seconds since the command was started."""
+    def wait_ready(self, timeout: float) -> None:
+        """Wait until /healthz answers (a bound for a failure, not a measure)."""
         wait_for(self.ready, "scripts/serve to answer /healthz", timeout=timeout)
-        return time.monotonic() - self.started
 
-    def ctrl_c(self) -> tuple[int, float]:
-        """Press Ctrl-C (SIGINT to the process group); return the exit status and the seconds it took."""
-        pressed = time.monotonic()
+    def ctrl_c(self) -> int:
+        """Press Ctrl-C (SIGINT to the process group); return the exit status once it stopped."""
         os.killpg(self.process.pid, signal.SIGINT)
         try:
             status = self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.kill()
             pytest.fail(f"scripts/serve did not stop on Ctrl-C:\n{self.output()}")
-        return status, time.monotonic() - pressed
+        return status
 
     def kill(self) -> None:
         """Stop whatever is left of it (the embedded Redis stops by its pid file on the next start)."""
@@ -122,7 +119,7 @@ def first_start(clone: Path) -> Iterator[Serve]:
 
 def test_the_first_start_sets_up_quietly_and_hands_out_links_phones_can_open(first_start: Serve) -> None:
     said = first_start.output()
-    assert "Shipmate is ready." in said and "Phones on this network open:" in said
+    assert SETTING_UP in said and "Shipmate is ready." in said and "Phones on this network open:" in said
     assert noise(said) == []
     # README's server listens on every address (0.0.0.0): asked over loopback, it hands out the LAN
     # address, as its banner does
@@ -135,21 +132,19 @@ def test_the_first_start_sets_up_quietly_and_hands_out_links_phones_can_open(fir
 
 
 def test_ctrl_c_stops_it_and_the_next_start_is_quick(first_start: Serve, clone: Path) -> None:
-    status, took = first_start.ctrl_c()
-    assert status == 0 and took < 5, (status, took)
+    # quick: the next start sets nothing up again (how long it takes is a measure, not a test)
+    assert first_start.ctrl_c() == 0
     assert noise(first_start.output()) == []
 
     again = Serve(clone, first_start.port, clone.parent / "second.log")
     try:
-        assert again.wait_ready(60) < 5
+        again.wait_ready(60)
+        assert SETTING_UP not in again.output()
         taken = Serve(clone, first_start.port, clone.parent / "third.log")
-        status = taken.process.wait(timeout=60)
-        took = time.monotonic() - taken.started
-        assert status == 1 and took < 5, (status, took)
-        (line,) = taken.output().splitlines()
+        assert taken.process.wait(timeout=60) == 1
+        (line,) = taken.output().splitlines()  # a port in use is said in one line, nothing set up
         assert "--port" in line and f"port {first_start.port} is already in use" in line
-        status, took = again.ctrl_c()
-        assert status == 0 and took < 5
+        assert again.ctrl_c() == 0
         assert noise(again.output()) == []
     finally:
         again.kill()

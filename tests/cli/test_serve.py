@@ -59,17 +59,6 @@ def test_tls_serves_https_with_a_reused_certificate(start_serve: StartServe, dat
     assert (data_dir / "tls" / "cert.pem").read_bytes() == cert
 
 
-def test_a_start_after_a_crash_stops_the_leftover_redis(start_serve: StartServe, data_dir: Path) -> None:
-    crashed = start_serve()
-    leftover = valkey_pid(data_dir)
-    crashed.stop(signal.SIGKILL)
-    assert alive(leftover), "a SIGKILLed serve cannot stop its Redis: the next start must"
-
-    start_serve()
-    assert not alive(leftover)
-    assert valkey_pid(data_dir) != leftover
-
-
 def test_a_second_server_on_the_same_data_leaves_the_first_alone(
     start_serve: StartServe, data_dir: Path
 ) -> None:

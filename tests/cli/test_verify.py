@@ -15,10 +15,13 @@ import requests
 import shipmate.games  # noqa: F401 - registers quest1607
 from shipmate import cli
 from shipmate.codec import dumps
+from shipmate.room import Room
 from shipmate.rules import HOST, Viewer, create
 from shipmate.rules.dice import dice_in
 from shipmate.store import GameStore, hash_token
 from shipmate.store.keys import state as state_key
+from tests.api.client import Game
+from tests.api.test_whole_game import play_to_the_winner
 
 from .conftest import StartServe, servers_in
 
@@ -35,21 +38,21 @@ def finished_game(store: GameStore, code: str) -> None:
     state, event = create("quest1607", code, {}, SEED)
     store.create(code, state, event, hash_token("host"))
     for name, character in [("Anna", "netherlands"), ("Bram", "england")]:
-        store.act(code, {"type": "join", "name": name, "character": character}, Viewer())
-    store.act(code, {"type": "start"}, HOST)
+        Room(code, store).act({"type": "join", "name": name, "character": character}, Viewer())
+    Room(code, store).act({"type": "start"}, HOST)
     for _ in range(4):
         state = store.load(code)
         assert state is not None
         player = Viewer(player=state["turn"]["player"])
-        store.act(code, {"type": "roll"}, player)
-        store.act(code, {"type": "end_turn"}, player)
+        Room(code, store).act({"type": "roll"}, player)
+        Room(code, store).act({"type": "end_turn"}, player)
     state = store.load(code)
     assert state is not None
     winner = state["turn"]["player"]
     players = {**state["players"], winner: {**state["players"][winner], "level": "done"}}
     store.client.set(state_key(code), dumps({**state, "players": players}))
-    store.act(code, {"type": "roll"}, Viewer(player=winner))
-    store.act(code, {"type": "reach_edge", "ship": 1}, Viewer(player=winner))
+    Room(code, store).act({"type": "roll"}, Viewer(player=winner))
+    Room(code, store).act({"type": "reach_edge", "ship": 1}, Viewer(player=winner))
 
 
 @pytest.fixture
@@ -174,3 +177,43 @@ def test_verify_without_a_server_starts_and_stops_its_own_redis(
     assert cli.main(["verify", "NNKNWN", "--data-dir", str(data_dir)]) == cli.NOT_FOUND
     assert (data_dir / "redis" / "redis.log").exists()
     assert servers_in(data_dir) == []
+
+
+def test_the_link_the_end_screen_shows_verifies_on_any_computer(
+    start_serve: StartServe, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A server on its own --data-dir: its game's link is all `verify` and `export` need, no
+    --data-dir nor REDIS_URL, for they read the public record from the server itself."""
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    server = start_serve()
+    game = Game.create(server.url, quests_per_level=1)
+    hero = game.join("Anna", "netherlands")
+    game.join("Bram", "england")
+    game.ok(game.host, {"type": "start"})
+    playing = Game.create(server.url)
+    play_to_the_winner(game, hero)
+    elsewhere = ["--data-dir", str(tmp_path / "another")]  # a folder that holds no game
+    capsys.readouterr()
+    assert cli.main(["verify", f"{server.url}/join/{game.code}", *elsewhere]) == cli.OK
+    rolled = capsys.readouterr().out
+    assert f"{server.url}/join/{game.code}: OK, " in rolled and "dice checked" in rolled
+    assert cli.main(["verify", f"{server.url}/screen/{game.code.lower()}/"]) == cli.OK
+    out = tmp_path / "game.json"
+    assert cli.main(["export", f"{server.url}/join/{game.code}", "-o", str(out)]) == cli.OK
+    record = json.loads(out.read_text())
+    assert record["events"][0]["type"] == "GameCreated" and len(record["seed"]) == 64
+    assert verify_record(tmp_path, record) == cli.OK
+    tampered = next(e for e in record["events"] if e["type"] == "DiceRolled")
+    tampered["dice"]["move"]["value"] = tampered["dice"]["move"]["value"] % 6 + 1
+    assert verify_record(tmp_path, record) == cli.FAILED
+    capsys.readouterr()
+    assert cli.main(["verify", f"{server.url}/join/{playing.code}"]) == cli.NOT_FINISHED
+    assert "seed stays secret" in capsys.readouterr().err
+    assert cli.main(["verify", f"{server.url}/join/NNKNWN"]) == cli.NOT_FOUND
+    assert f"no game NNKNWN at {server.url}" in capsys.readouterr().err
+    assert cli.main(["verify", f"{server.url}/join/"]) == cli.NOT_FOUND
+    assert "names no game" in capsys.readouterr().err
+    server.stop()
+    assert cli.main(["verify", f"{server.url}/join/{game.code}"]) == cli.UNAVAILABLE
+    assert "Cannot verify:" in capsys.readouterr().err

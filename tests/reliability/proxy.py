@@ -15,7 +15,7 @@ class Proxy:
     on nothing passes in either direction and connections stay open, like a phone that vanished from
     the Wi-Fi; `server_closed` is set once the server side closes a frozen connection. `hold(marker)`:
     every request holding `marker` (and whatever follows on its connection) stops here, so the caller
-    waits, as on a server whose next step never reaches the network.
+    waits, as on a server whose next step never reaches the network; `held` counts those requests.
     """
 
     def __init__(self, target: tuple[str, int]) -> None:
@@ -26,6 +26,7 @@ class Proxy:
         self._frozen = threading.Event()
         self._marker: bytes | None = None
         self._held: bytes | None = None
+        self.held = 0
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
 
@@ -73,7 +74,9 @@ class Proxy:
         with contextlib.suppress(OSError):
             while chunk := client.recv(65536):
                 with self._lock:
-                    held = held or (self._held is not None and self._held in chunk)
+                    marked = self._held is not None and self._held in chunk
+                    self.held += marked
+                    held = held or marked
                 if self._frozen.is_set() or held:
                     continue
                 with self._lock:

@@ -21,6 +21,8 @@ from tests.fixtures_server import TEST_LIMITS, StartServer
 
 SCHEMATHESIS = Path(sys.executable).with_name("st")
 EXAMPLES = 40
+# a bound for a run that hangs, not a measure: on a machine busy with other work a whole run took 4 min
+RUN_BOUND = 900
 
 
 @pytest.mark.slow
@@ -40,7 +42,7 @@ def test_schemathesis_finds_no_5xx_and_every_response_matches_the_document(
          "--exclude-path-regex", "^/ws/", "--checks", "all", "--exclude-checks", "positive_data_acceptance",
          "--max-examples", str(EXAMPLES), "--seed", "1607", "--workers", "1",
          "--header", f"Authorization: Bearer {game.host}", "--request-timeout", "10"],
-        capture_output=True, text=True, timeout=240, check=False,
+        capture_output=True, text=True, timeout=RUN_BOUND, check=False,
     )
     summary = result.stdout[-4000:]
     assert result.returncode == 0, summary

@@ -9,9 +9,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import requests
 
-from tests.api.client import TIMEOUT, Game
+from tests.api.client import Game
 from tests.fixtures_server import TEST_LIMITS, StartServer
 
 GAMES = 144
@@ -27,9 +26,8 @@ def play(base: str) -> list[int]:
         token = game.players[f"p{turn % 2 + 1}"]
         game.ok(token, {"type": "roll"})
         game.ok(token, {"type": "end_turn"})
-    response = requests.get(f"{game.url}/events?since=-1", timeout=TIMEOUT)
     values = []
-    for event in response.json()["events"]:
+    for event in game.events():
         if event["type"] == "DiceRolled":
             dice = event["dice"]
             values += [dice["move"]["value"], *(d["value"] for d in dice["white"])]
