@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from compare import PACE_THINK_MS, PEERS, ROOT, peers_copy, redis_server, shipmate
+from compare import PACE_THINK_MS, ROOT, add_peers_dir, peers_copy, redis_server, shipmate
 
 
 @contextlib.contextmanager
@@ -97,7 +97,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=500, help="tables per server (default 500)")
     parser.add_argument("--duration", type=int, default=60, help="seconds measured (default 60)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds, the start order swapped each time")
-    parser.add_argument("--peers-dir", type=Path, default=PEERS)
+    add_peers_dir(parser)
     args = parser.parse_args()
     peers = peers_copy(args.peers_dir)
     log_dir = Path(tempfile.mkdtemp(prefix="shipmate-ab-logs-"))

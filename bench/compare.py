@@ -5,13 +5,15 @@
     .venv/bin/python bench/compare.py --repeat 3          # every run three times, alternated; medians
     .venv/bin/python bench/compare.py --pace              # table pace: 1,000 tables, players think ~2 s
     .venv/bin/python bench/compare.py --pace --repeat 1 --profile 20   # one round, py-spy on the worker
+    .venv/bin/python bench/compare.py --pace --appendfsync always everysec  # what durability costs
 
 What it needs (none of it is in this repository or installed by scripts/setup):
   - the peers folder: the table-sync benchmark of boardgame.io and Colyseus and its load generator,
-    at ../shared/peers beside the clone (or --peers-dir); it is copied once to
+    given by --peers-dir DIR or the environment's SHIPMATE_PEERS_DIR; it is copied once to
     ~/.cache/shipmate-bench, where `npm ci` runs once (about 10 s), and `run.sh` runs there;
   - Node.js 20 and npm, with the npm registry reachable for that first `npm ci`;
-  - redis-server 7 on the PATH (or its path in REDIS_SERVER);
+  - redis-server 7 on the PATH (or its path in REDIS_SERVER), run with deploy/redis.conf's
+    persistence (--appendfsync everysec for the figures of before issue #33);
   - the test tools (`bash scripts/setup test`) for bench/frames.py, which ends the run: it counts
     every update frame of two more games (median and largest, patch and full), which the shared
     load client does not.
@@ -38,7 +40,7 @@ table gives the medians per server of CPU per action (the server's process tree 
 its Redis), p99, peak memory (tree plus Redis), the time until every socket held its first state
 (the load client's `setup_s`), actions/s and errors, and an estimate of tables per core at a p99
 under 100 ms (the table's notes say how it is derived). The window is 60 s by default, so that
-Shipmate's periodic work (a ping message every 20 s, a keep-alive probe every 25 s, presence every
+Shipmate's periodic work (a ping message every 20 s, a keep-alive probe every 20 s, presence every
 20 s) falls into it in proportion. Shipmate's gunicorn gets `--connections` (default: 5 per table
 plus 1,000) as worker_connections. `--profile S` adds one Shipmate run after the last round whose
 gunicorn worker py-spy records for S seconds of the window (py-spy must be installed:
@@ -70,7 +72,6 @@ from typing import Any
 import redis
 
 ROOT = Path(__file__).resolve().parents[1]
-PEERS = ROOT.parent / "shared" / "peers"
 RESULTS = ROOT / "bench" / "results"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "shipmate-bench"
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -101,8 +102,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def peers_copy(source: Path) -> Path:
+def add_peers_dir(parser: argparse.ArgumentParser) -> None:
+    """Add --peers-dir, the peers folder, which defaults to the environment's SHIPMATE_PEERS_DIR."""
+    parser.add_argument("--peers-dir", type=Path, default=os.environ.get("SHIPMATE_PEERS_DIR"),
+                        help="the peers folder (default: $SHIPMATE_PEERS_DIR); runs need one")
+
+
+def peers_copy(source: Path | None) -> Path:
     """Return a writable copy of the peers folder with its node_modules installed (made once)."""
+    if source is None:
+        sys.exit("The peers folder is needed: --peers-dir DIR or SHIPMATE_PEERS_DIR=DIR.")
     stamp = max(int(p.stat().st_mtime) for p in source.rglob("*") if "node_modules" not in p.parts)
     target = CACHE / f"peers-{stamp}"
     if not (target / ".installed").exists():
@@ -139,11 +148,15 @@ def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:
 
 
 @contextlib.contextmanager
-def redis_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Run a real redis-server with deploy/redis.conf's persistence on a free loopback port."""
+def redis_server(folder: Path, appendfsync: str = "always") -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run a real redis-server with deploy/redis.conf's persistence on a free loopback port.
+
+    `appendfsync` is when it syncs its append-only file: "always" (before each answer, as
+    deploy/redis.conf and the embedded Redis) or "everysec".
+    """
     port = free_port()
     command = [os.environ.get("REDIS_SERVER", "redis-server"), "--port", str(port), "--bind", "127.0.0.1",
-               "--dir", str(folder), "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+               "--dir", str(folder), "--appendonly", "yes", "--appendfsync", appendfsync, "--save", "",
                "--client-output-buffer-limit", "pubsub 64mb 16mb 60"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}/0"
@@ -230,13 +243,13 @@ def redis_bytes_per_game(url: str) -> dict[str, Any]:
 
 def run_shipmate(peers: Path, games: int, common: dict[str, str], workers: int | None,
                  log_dir: Path, updates: str, connections: int | None = None,
-                 profile: float = 0.0) -> dict[str, Any]:
+                 profile: float = 0.0, appendfsync: str = "always") -> dict[str, Any]:
     """Start Redis and gunicorn, run the shipmate target once, measure Redis, stop both.
 
     With `profile` seconds, py-spy records the gunicorn worker for that long in the window.
     """
     with tempfile.TemporaryDirectory(prefix="shipmate-bench-redis-") as folder, \
-            redis_server(Path(folder)) as (redis_url, redis_process), \
+            redis_server(Path(folder), appendfsync) as (redis_url, redis_process), \
             shipmate(redis_url, workers, log_dir / f"gunicorn-{games}.log", connections) as (url, server):
         env = {**common, "PEERS": "shipmate", "SHIPMATE_URL": url, "SHIPMATE_PID": str(server.pid),
                "SHIPMATE_REDIS_PID": str(redis_process.pid), "SHIPMATE_UPDATES": updates}
@@ -249,6 +262,7 @@ def run_shipmate(peers: Path, games: int, common: dict[str, str], workers: int |
         (result,) = run_sh(peers, env, log_dir / "run.log")
         detail = result.setdefault("detail", {})
         detail["redis_store"] = redis_bytes_per_game(redis_url)
+        detail["appendfsync"] = appendfsync
         if recorder is not None:
             recorder.join()
             detail["py_spy"] = recorder.report
@@ -364,8 +378,9 @@ def peer_of(result: dict[str, Any]) -> str:
     """Return the peer's name; Shipmate's says how its sockets took each change: "shipmate full"/"… patch"."""
     if result["peer"] != "shipmate":
         return str(result["peer"])
-    asked = str(result.get("detail", {}).get("state_updates", ""))
-    return "shipmate patch" if "updates=patch" in asked else "shipmate full"
+    detail = result.get("detail", {})
+    name = "shipmate patch" if "updates=patch" in str(detail.get("state_updates", "")) else "shipmate full"
+    return name + (" everysec" if detail.get("appendfsync") == "everysec" else "")
 
 
 def update_bytes(detail: dict[str, Any]) -> dict[str, Any] | None:
@@ -557,7 +572,7 @@ def main() -> int:
                         help="rounds of every run, alternated (the table adds medians and ratios of "
                              f"medians); default 1, --pace {PACE_REPEAT}")
     parser.add_argument("--peers", default="boardgameio colyseus", help="peers to run beside Shipmate")
-    parser.add_argument("--peers-dir", type=Path, default=PEERS)
+    add_peers_dir(parser)
     parser.add_argument("--updates", choices=("full", "patch"), nargs="+",
                         help="how Shipmate's sockets get each change, one Shipmate run per way: full views "
                              "(the shared load client's default) and patches (what the web app asks for); "
@@ -565,6 +580,10 @@ def main() -> int:
     parser.add_argument("--profile", type=float, default=0.0, metavar="SECONDS",
                         help="--pace: after the last round, one more Shipmate run (each --updates) whose "
                              "worker py-spy records for this long in the window; left out of the medians")
+    parser.add_argument("--appendfsync", choices=("always", "everysec"), nargs="+", default=["always"],
+                        help="when Shipmate's Redis syncs its append-only file: before each answer, as "
+                             "deploy/redis.conf (default), or once a second; both: one Shipmate run "
+                             "each, alternated with the others (what durability costs, in one run)")
     parser.add_argument("--table", type=Path, metavar="RESULTS_JSONL",
                         help="print the table of a saved run (its results.jsonl) and run nothing")
     args = parser.parse_args()
@@ -593,8 +612,9 @@ def main() -> int:
             common = {"GAMES": str(games), "DURATION": str(args.duration), "WARMUP": str(args.warmup)}
             if args.peers.strip():
                 results += run_sh(peers, {**common, "PEERS": args.peers}, log_dir / "run.log")
-            results += [run_shipmate(peers, games, common, args.workers, log_dir, updates, args.connections)
-                        for updates in args.updates]
+            results += [run_shipmate(peers, games, common, args.workers, log_dir, updates, args.connections,
+                                     appendfsync=fsync)
+                        for updates in args.updates for fsync in args.appendfsync]
     with (log_dir / "results.jsonl").open("w") as out:
         for result in results:
             out.write(json.dumps(result) + "\n")
@@ -620,8 +640,8 @@ def pace(args: argparse.Namespace) -> int:
     print(f"[compare --pace] {stamp}; loadavg {Path('/proc/loadavg').read_text().split()[:3]}; "
           f"{repeat} rounds of {games_list} games, THINK_MS={think}, {duration} s; logs in {log_dir}",
           file=sys.stderr)
-    servers: list[tuple[str, str | None]] = [(peer, None) for peer in args.peers.split()]
-    servers += [("shipmate", updates) for updates in updates_list]
+    servers: list[tuple[str, str | None, str]] = [(peer, None, "") for peer in args.peers.split()]
+    servers += [("shipmate", updates, fsync) for updates in updates_list for fsync in args.appendfsync]
     results: list[dict[str, Any]] = []
     failed: list[str] = []
     with (log_dir / "results.jsonl").open("w") as out:
@@ -632,11 +652,12 @@ def pace(args: argparse.Namespace) -> int:
                 # client's 90 s default is stretched to 120 s (run.sh allows 140 s and more).
                 common = {"GAMES": str(games), "DURATION": str(duration), "WARMUP": str(args.warmup),
                           "THINK_MS": str(think), "SETUP_TIMEOUT_S": "120"}
-                runs = [(peer, updates, 0.0) for peer, updates in servers[turn:] + servers[:turn]]
+                runs = [(*server, 0.0) for server in servers[turn:] + servers[:turn]]
                 if args.profile and round_ == repeat - 1:  # one more Shipmate run each way, under py-spy
-                    runs += [("shipmate", updates, args.profile) for updates in updates_list]
-                for peer, updates, profile in runs:
-                    print(f"[compare --pace] round {round_ + 1}: {peer} {updates or ''} at {games} games"
+                    runs += [("shipmate", way, args.appendfsync[0], args.profile) for way in updates_list]
+                for peer, updates, fsync, profile in runs:
+                    print(f"[compare --pace] round {round_ + 1}: {peer} {updates or ''} {fsync} "
+                          f"at {games} games"
                           f"{' under py-spy' if profile else ''}; "
                           f"loadavg {Path('/proc/loadavg').read_text().split()[:3]}", file=sys.stderr)
                     try:
@@ -645,7 +666,7 @@ def pace(args: argparse.Namespace) -> int:
                         else:
                             connections = args.connections or 5 * games + 1000
                             found = [run_shipmate(peers, games, common, args.workers, log_dir, updates,
-                                                  connections, profile)]
+                                                  connections, profile, fsync)]
                     except RuntimeError as exc:  # one failed run does not cost the others
                         print(f"[compare --pace] {peer} failed: {exc}", file=sys.stderr)
                         failed.append(f"{peer} {updates or ''} in round {round_ + 1} at {games} games: "

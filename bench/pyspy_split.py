@@ -42,8 +42,8 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
 # Parts of a group, the same way (first match; the rest is the group's own).
 PARTS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "actions over sockets": [
-        ("fan-out: the change's update, handed to each socket", ("Rooms.committed",)),
-        ("commit: encode and the Redis round trip", ("GameStore._write",)),
+        ("fan-out: the change's update, handed to each socket", ("Room.hand_out",)),
+        ("commit: encode and the Redis round trip", ("GameStore.commit",)),
         ("a refusal checked on the current version (a Redis GET)", ("GameStore.version",)),
         ("the answer to the acting socket", ("Connection._shown",)),
         ("decide: the rules, and the rest", ()),

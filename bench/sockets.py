@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from compare import BENCH_ENV, PEERS, RESULTS, ROOT, peers_copy, redis_server, shipmate
+from compare import BENCH_ENV, RESULTS, ROOT, add_peers_dir, peers_copy, redis_server, shipmate
 
 LIMIT_MS = 100.0
 
@@ -32,7 +32,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, nargs="+", default=[0, 1000, 2000, 4000, 8000, 12000, 16000])
     parser.add_argument("--hold", type=float, default=30.0,
                         help="seconds each step holds its sockets before the probe (keep-alives included)")
-    parser.add_argument("--peers-dir", type=Path, default=PEERS)
+    add_peers_dir(parser)
     args = parser.parse_args()
     node_path = peers_copy(args.peers_dir) / "shipmate" / "node_modules"
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -12,17 +12,20 @@ from shipmate.serve import settle_worker
 wsgi_app = "shipmate.web:create_app()"
 bind = [f"0.0.0.0:{os.environ.get('PORT', '8000')}"]
 
-# gevent, by measurement (docs/PERFORMANCE.md). Each WebSocket runs inside the request that
-# upgraded it (web/ws.py), so every open socket holds a request's worth of concurrency for its whole
-# life (hours, for a game), plus the socket's own writer. Under gthread these are OS threads (the
-# path measured then had three per socket: 250 sockets meant ~750 threads in one process fighting
-# for the GIL, and the table-sync workload spent more CPU switching threads than on the game:
-# 3.3 ms of server CPU per action). gevent makes them greenlets on one OS thread: a switch is a
-# cheap user-space jump, and the same code runs unchanged (the worker monkey-patches sockets, locks
-# and threads before the app is imported, redis-py's blocking pub/sub reader included). Server CPU
-# per action fell by about half with this change alone.
-# The sync worker would serve one phone per process; gthread remains usable (`-k gthread
-# --threads N`) for a host without gevent, with the thread limits described above.
+# gevent is the one worker. Each WebSocket runs inside the request that upgraded it (flask-sock,
+# web/ws.py), so every open socket holds a request's worth of concurrency for its whole life (hours,
+# for a game), and three threads: the request's, which reads the client's messages and runs its
+# actions; simple-websocket's reader, which takes frames off the socket and sends the keep-alive
+# pings; and the socket's writer, the one thread that sends its messages (web/connection.py).
+# gevent makes them greenlets on one OS thread: a switch is a cheap user-space jump, a waiting one
+# costs no CPU and a few kB, and the same code runs unchanged (the worker monkey-patches sockets,
+# locks and threads before the app is imported, redis-py's blocking pub/sub reader included).
+# Under gthread they are OS threads, the requests' from a fixed pool: `--threads N` serves N sockets and no
+# HTTP request beside them once they are taken, and an earlier path with three threads per socket
+# spent more CPU switching threads than on the game (3.3 ms of server CPU per action; gevent halved
+# it, docs/PERFORMANCE.md). The code is correct under real threads too (a test serves a socket from
+# a gthread server), but no table should be served that way; the sync worker serves one request
+# per process, so one phone.
 worker_class = "gevent"
 
 # Open connections one worker accepts (sockets and HTTP requests together). A table is ~7 sockets

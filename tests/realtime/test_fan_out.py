@@ -1,18 +1,25 @@
-"""The fan-out without a server: JSON once per viewer kind, and a slow socket closed alone."""
+"""The fan-out without a server: JSON once per viewer kind, an outbox, and a socket's writer on
+simple-websocket's server over a socket pair."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import tracemalloc
 from typing import Any
 
-from shipmate.rules import PUBLIC, Event, State, Viewer
+from simple_websocket import Server
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessage
+
+from shipmate.room import Update
+from shipmate.rules import DICE, HOST, PUBLIC, Event, State, Viewer
 from shipmate.web.connection import Connection
 from shipmate.web.outbox import Close, Outbox
 from shipmate.web.service import Caller
-from shipmate.web.update import Update
+from tests.fixtures_server import wait_for
 
 SETTINGS = {"WS_KEEPALIVE": 3600.0, "WS_CLOSE_GRACE": 0.05, "WS_PING_INTERVAL": 20.0}
 
@@ -65,6 +72,12 @@ def test_each_viewer_kind_is_rendered_once_per_change() -> None:
     assert payloads[0] is payloads[1] is payloads[2]
 
 
+def test_the_host_the_dice_device_and_the_public_view_hash_apart() -> None:
+    # Viewers key each change's views and JSON: the three views without a player must not collide.
+    assert len({hash(viewer) for viewer in (PUBLIC, HOST, DICE)}) == 3
+    assert hash(Viewer(player="p1")) == hash(Viewer(player="p1"))
+
+
 def test_the_json_an_update_keeps_takes_its_own_length_in_memory() -> None:
     # orjson hands back its working buffer (4 kB or more) however short the JSON: a table's update
     # keeps five such parts, and a thousand tables kept 20 MB of nothing.
@@ -83,127 +96,124 @@ def test_the_json_an_update_keeps_takes_its_own_length_in_memory() -> None:
 def test_an_outbox_is_bounded_and_its_close_comes_first() -> None:
     outbox = Outbox(2)
     assert outbox.put("a") and outbox.put("b") and not outbox.put("c")
-    assert outbox.take() == "a" and outbox.waiting
+    assert outbox.take() == "a"
     outbox.finish(Close(1008, "slow"))
     outbox.finish(Close(1000, "bye"))  # the first reason stays
-    assert outbox.put("d") and outbox.waiting
+    assert outbox.put("d") and outbox.finished
     assert outbox.take() == Close(1008, "slow")
-    assert not outbox.waiting and outbox.take() is None  # the close is taken once
+    assert outbox.take(timeout=0) is None  # the close is taken once
 
 
-class FakeSocket:
-    """A WebSocket (web/transport.py) stand-in whose sends can be held up, like a peer that stops reading:
-    then `offer` takes nothing and `send` waits."""
-
-    pending = False
-    broken = False
-
-    def __init__(self, blocked: bool) -> None:
-        self.sent: list[str] = []
-        self.closed_with: int | None = None
-        self.released = threading.Event()
-        self.done = threading.Event()
-        self.offered = 0
-        if not blocked:
-            self.released.set()
-
-    def offer(self, text: str) -> bool:
-        if self.broken:
-            raise RuntimeError("a fault in this socket's message")
-        if not self.released.is_set():
-            return False
-        self.offered += 1
-        self.sent.append(text)
-        return True
-
-    def flush(self) -> None:
-        """Nothing is left half written."""
-
-    def send(self, text: str) -> None:
-        self.released.wait()
-        self.sent.append(text)
-
-    def close(self, reason: int, message: str) -> None:
-        self.closed_with = reason
-        self.done.set()
-
-    def shutdown(self) -> None:
-        self.released.set()  # like a cut TCP socket: the blocked send returns
+def test_a_writer_waiting_on_an_empty_outbox_wakes_for_the_next_item() -> None:
+    outbox = Outbox(2)
+    assert outbox.take(timeout=0) is None
+    taken: list[Any] = []
+    waiter = threading.Thread(target=lambda: taken.append(outbox.take(timeout=60)))
+    waiter.start()
+    assert outbox.put("a")
+    waiter.join(60)
+    assert taken == ["a"]
 
 
-class FakeRooms:
-    """Rooms that only know versions."""
+class Hidden(Plain):
+    """Shows every viewer the state, except one whose view cannot be made (a fault in one message)."""
 
-    def latest(self, code: str) -> int:
+    def __init__(self, hidden: Viewer) -> None:
+        super().__init__()
+        self.hidden = hidden
+
+    def views(self, state: State, before: Any) -> Same:
+        hidden = self.hidden
+
+        class Faulty(Same):
+            def of(self, viewer: Viewer) -> State:
+                if viewer == hidden:
+                    raise RuntimeError("a fault in this socket's message")
+                return super().of(viewer)
+
+        return Faulty(state, self.made)
+
+
+class Table:
+    """The rooms a writer asks: only the newest version."""
+
+    def version(self, code: str) -> int:
         return -1
 
 
-def connection(ws: FakeSocket, queue_size: int) -> Connection:
-    """A socket's connection once its snapshot went out, as `serve` begins it."""
-    settings = {**SETTINGS, "WS_QUEUE_SIZE": queue_size}
-    conn = Connection(ws, "K7QX2M", Caller(PUBLIC, None, {}), None, "en", FakeRooms(), None,  # type: ignore[arg-type]
-                      settings)
-    conn.begin()
-    return conn
+def opened(viewer: Viewer, queue_size: int = 10) -> tuple[Connection, socket.socket, WSConnection]:
+    """A Connection on simple-websocket's real server over a socket pair, its writer started as once
+    its snapshot went out, and the wsproto client on the other end."""
+    server_sock, client_sock = socket.socketpair()
+    client = WSConnection(ConnectionType.CLIENT)
+    request = client.send(Request(host="table.local", target="/ws/games/K7QX2M"))
+    lines = request.decode("latin-1").split("\r\n")[1:]
+    environ = {"HTTP_" + name.upper().replace("-", "_"): value.strip()
+               for name, value in (line.split(":", 1) for line in lines if ":" in line)}
+    ws = Server({**environ, "werkzeug.socket": server_sock})
+    client_sock.settimeout(30)
+    client.receive_data(client_sock.recv(65536))
+    assert any(isinstance(event, AcceptConnection) for event in client.events())
+    conn = Connection(ws, "K7QX2M", Caller(viewer, None, {}), None, "en", Table(), None,  # type: ignore[arg-type]
+                      {**SETTINGS, "WS_QUEUE_SIZE": queue_size})
+    conn.version = 0
+    conn.writer.start()
+    return conn, client_sock, client
 
 
-def test_a_socket_that_does_not_read_is_closed_with_1008_while_the_others_get_everything() -> None:
-    slow_ws, fast_ws = FakeSocket(blocked=True), FakeSocket(blocked=False)
-    slow, fast = connection(slow_ws, 3), connection(fast_ws, 50)
-    for version in range(20):
-        update = Update(message(version), Plain())
-        slow.deliver(update)
-        fast.deliver(update)
-    assert slow.outbox.finished
-    assert slow_ws.done.wait(10) and slow_ws.closed_with == 1008  # cut loose after the grace period
-    deadline = time.monotonic() + 10
-    while len(fast_ws.sent) < 20 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert [json.loads(text)["version"] for text in fast_ws.sent] == list(range(20))
-    assert fast_ws.offered == 20  # each written at once by the thread that handed it over
-    assert fast_ws.closed_with is None
+def received(client_sock: socket.socket, client: WSConnection) -> tuple[list[str], int | None]:
+    """Read until the server closes, then close the client: (its messages, its close code)."""
+    messages: list[str] = []
+    with client_sock:
+        while True:
+            data = client_sock.recv(65536)
+            client.receive_data(data or None)
+            for event in client.events():
+                if isinstance(event, TextMessage):
+                    messages.append(event.data)
+                elif isinstance(event, CloseConnection):
+                    return messages, event.code
+            if not data:
+                return messages, None
 
 
-def test_a_fault_in_one_sockets_message_closes_that_socket_and_hands_the_change_on(caplog: Any) -> None:
-    broken_ws, fine_ws = FakeSocket(blocked=False), FakeSocket(blocked=False)
-    broken_ws.broken = True
-    broken, fine = connection(broken_ws, 10), connection(fine_ws, 10)
-    update = Update(message(0), Plain())
+def test_a_fault_in_one_sockets_message_closes_that_socket_with_1011_and_hands_the_change_on(
+        caplog: Any) -> None:
+    broken_viewer = Viewer(player="p2")
+    show = Hidden(broken_viewer)
+    broken, broken_sock, broken_client = opened(broken_viewer)
+    fine, fine_sock, fine_client = opened(PUBLIC)
+    update = Update(message(1), show)
     for conn in (broken, fine):
         conn.deliver(update)  # as the room's fan-out does, one socket after the other: never raises
-    assert broken_ws.done.wait(10) and broken_ws.closed_with == 1011
-    assert [json.loads(text)["version"] for text in fine_ws.sent] == [0]
+    wait_for(lambda: fine.version == 1, "the update to go out")
+    fine.retire("p1")
+    assert received(broken_sock, broken_client)[1] == 1011
+    messages, code = received(fine_sock, fine_client)
+    assert [json.loads(text).get("version") for text in messages] == [1, None] and code == 4401
+    assert json.loads(messages[-1]) == {"type": "seat_moved", "player": "p1"}  # told before the close
     assert "closing it" in caplog.text
-
-
-def test_a_retired_seat_is_told_before_the_socket_closes_with_4401() -> None:
-    ws = FakeSocket(blocked=False)
-    conn = connection(ws, 10)
-    conn.deliver(Update(message(0), Plain()))
-    conn.retire("p2")
-    assert ws.done.wait(10) and ws.closed_with == 4401
-    assert json.loads(ws.sent[-1]) == {"type": "seat_moved", "player": "p2"}
 
 
 def test_settings_from_the_environment_take_the_type_of_their_default() -> None:
     from shipmate.web.config import from_environment
 
-    settings = from_environment({"WS_QUEUE_SIZE": "8", "WS_CLOSE_GRACE": "0.5", "HUB_IDLE_CHECK": "2"})
-    assert settings == {"WS_QUEUE_SIZE": 8, "WS_CLOSE_GRACE": 0.5, "HUB_IDLE_CHECK": 2.0}
+    settings = from_environment({"WS_QUEUE_SIZE": "8", "WS_CLOSE_GRACE": "0.5",
+                                 "SUBSCRIPTION_IDLE_CHECK": "2"})
+    assert settings == {"WS_QUEUE_SIZE": 8, "WS_CLOSE_GRACE": 0.5, "SUBSCRIPTION_IDLE_CHECK": 2.0}
 
 
 def test_a_ping_message_goes_only_to_a_socket_not_just_told_the_newest_version() -> None:
-    ws = FakeSocket(blocked=False)
-    conn = connection(ws, 10)
-    conn.version = 2  # its snapshot's
-    conn.deliver(Update(message(3), Plain()))
-    deadline = time.monotonic() + 10
-    while conn.version < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    conn.ping(3)  # it was just sent version 3: nothing to tell
-    conn.ping(4)  # a newer version it has not seen: told
+    conn, client_sock, client = opened(PUBLIC)
+    conn.deliver(Update(message(1), Plain()))
+    wait_for(lambda: conn.version == 1, "the update to go out")
+    conn.ping(1)  # it was just sent version 1: nothing to tell
+    updated_at = conn.told_at
+    conn.ping(2)  # a newer version it has not seen: told
+    wait_for(lambda: conn.told_at != updated_at, "the first ping")
     conn.told_at -= SETTINGS["WS_PING_INTERVAL"]
-    conn.ping(3)  # told too long ago: the keep-alive is due
-    while len(ws.sent) < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert [json.loads(text)["type"] for text in ws.sent] == ["update", "ping", "ping"]
+    conn.ping(1)  # told too long ago: the keep-alive is due
+    wait_for(lambda: time.monotonic() - conn.told_at < SETTINGS["WS_PING_INTERVAL"], "the second ping")
+    conn.retire("p1")
+    messages, _ = received(client_sock, client)
+    assert [json.loads(text)["type"] for text in messages] == ["update", "ping", "ping", "seat_moved"]

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shipmate.games  # noqa: F401  (registers every game)
+from shipmate.room.patches import ViewPatches, json_patch
 from shipmate.rules import HOST, PUBLIC, Viewer, Views, fold, view_for
-from shipmate.web.patches import ViewPatches, json_patch
 from tests.rules.quest_play import new_game, play_turn
 
 KEYS = st.sampled_from(["a", "b", "c/d", "e~f", "0", ""])

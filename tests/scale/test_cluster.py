@@ -20,7 +20,8 @@ import redis
 
 from shipmate import games  # noqa: F401  (registers Quest 1607 with the rules core)
 from shipmate.codec import loads
-from shipmate.embedded import free_port
+from shipmate.embedded import dies_with_parent, free_port
+from shipmate.room import Room
 from shipmate.rules import HOST, PUBLIC, Viewer, create
 from shipmate.store import GameStore, Presence, Seats, keys
 from shipmate.store.client import CLUSTER_SCHEME, client_for, node_url
@@ -50,7 +51,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[int]]:
                  "--cluster-enabled", "yes", "--cluster-port", str(bus_port),
                  "--cluster-config-file", "nodes.conf", "--save", "",
                  "--appendonly", "no"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=dies_with_parent()))
         for port in ports:
             node = redis.Redis(port=port)
             wait_for(lambda node=node: _answers(node), f"node {port}")
@@ -91,10 +92,10 @@ def test_games_shard_over_three_primaries_and_changes_reach_every_subscriber(clu
         store.create(code, state, event, f"host-{code}")
         for name, character in (("Ann", "netherlands"), ("Bo", "england")):
             token = f"{code}-{name}"
-            store.act(code, {"type": "join", "name": name, "character": character}, PUBLIC,
+            Room(code, store).act({"type": "join", "name": name, "character": character}, PUBLIC,
                       new_token=lambda events, token=token: (token, {"player": events[0]["player_id"]}))
-        store.act(code, {"type": "start"}, HOST)
-        store.act(code, {"type": "roll"}, _current_player(store, code))
+        Room(code, store).act({"type": "start"}, HOST)
+        Room(code, store).act({"type": "roll"}, _current_player(store, code))
 
     for code in codes:
         state = store.load(code)

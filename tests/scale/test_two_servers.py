@@ -21,7 +21,7 @@ import pytest
 import requests
 import websocket
 
-from shipmate.embedded import free_port
+from shipmate.embedded import dies_with_parent, free_port
 from tests.fixtures_server import TEST_LIMITS, wait_for
 
 TIMEOUT = 30.0
@@ -36,7 +36,8 @@ def serve(redis_url: str, data_dir: Path, log: Path) -> Iterator[str]:
                "--data-dir", str(data_dir)]
     with log.open("wb") as out:
         process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+                                   stderr=subprocess.STDOUT, start_new_session=True,
+                                   preexec_fn=dies_with_parent())
     url = f"http://127.0.0.1:{port}"
 
     def healthy() -> bool:

@@ -1,4 +1,4 @@
-"""Following a game's channel as a server does (web/subscription.py), for the store's tests."""
+"""Following a game's channel as a server does (store/subscription.py), for the store's tests."""
 
 from __future__ import annotations
 

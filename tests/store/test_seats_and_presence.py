@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from shipmate.room import Room
 from shipmate.rules import PUBLIC, Viewer, create
 from shipmate.store import GameStore, Presence, Retired, Seats, hash_token
 from shipmate.store import keys as k
@@ -30,7 +31,8 @@ def code(store: GameStore) -> Iterator[str]:
     code = secrets.token_hex(4).upper()
     state, event = create("test-counter", code, {}, secrets.token_hex(32))
     store.create(code, state, event, hash_token("host-token"))
-    store.act(code, {"type": "join"}, PUBLIC, new_token=lambda _: (hash_token("p1-token"), {"player": "p1"}))
+    Room(code, store).act({"type": "join"}, PUBLIC,
+                          new_token=lambda _: (hash_token("p1-token"), {"player": "p1"}))
     yield code
     store.client.delete(*(name(code) for name in (k.version, k.state, k.events, k.tokens, k.presence, k.seen,
                                                   k.online, k.presence_clock)))
@@ -42,17 +44,18 @@ ACTING = (hash_token("p1-token"), {"player": "p1"})
 
 def test_a_token_retired_by_a_hand_over_commits_nothing_even_when_its_role_was_remembered(
         store: GameStore, code: str, redis_client: redis.Redis) -> None:
-    assert store.act(code, {"type": "add", "n": 1}, P1, acting=ACTING).state["purse"] == 1
+    assert Room(code, store).act({"type": "add", "n": 1}, P1, acting=ACTING).state["purse"] == 1
     seats = Seats(redis_client)
     seats.offer(code, "p1", "the-secret-of-the-link")
     assert seats.claim(code, "the-secret-of-the-link", hash_token("new-phone")) == "p1"
     assert store.role(code, hash_token("p1-token")) == {"moved": "p1"}
     assert store.role(code, hash_token("new-phone")) == {"player": "p1"}
     with pytest.raises(Retired):  # a socket opened before the hand-over still holds the old role
-        store.act(code, {"type": "add", "n": 5}, P1, acting=ACTING)
+        Room(code, store).act({"type": "add", "n": 5}, P1, acting=ACTING)
     state = store.load(code)
     assert state is not None and state["purse"] == 1 and state["version"] == 2
-    assert store.act(code, {"type": "add", "n": 2}, P1, acting=(hash_token("new-phone"), {"player": "p1"}))
+    assert Room(code, store).act({"type": "add", "n": 2}, P1,
+                                 acting=(hash_token("new-phone"), {"player": "p1"}))
     assert seats.claim(code, "the-secret-of-the-link", hash_token("third")) is None  # once only
 
 
@@ -100,7 +103,7 @@ def test_presence_is_the_union_of_every_servers_word_and_announced_only_when_it_
 
 def test_each_word_on_presence_is_later_than_the_one_before_even_within_a_millisecond(
         code: str, redis_client: redis.Redis) -> None:
-    # A server keeps the word with the latest `now` (web/rooms.py): two words of one millisecond
+    # A server keeps the word with the latest `now` (room/rooms.py): two words of one millisecond
     # that tied would lose the second one's news (a player who just came online, shown away).
     one, two = Presence(redis_client, "one", 3600), Presence(redis_client, "two", 3600)
     nows = [seen.now for _, seen in one.refresh({code: ["p1"]}).values()]
@@ -121,7 +124,7 @@ def test_a_server_that_stopped_without_a_word_is_swept_after_its_lease(
 
 def test_a_word_on_presence_is_announced_only_when_another_server_follows_the_game(
         code: str, redis_client: redis.Redis) -> None:
-    # The server that says it takes the word from the answer (web/rooms.py); as its commits are, it
+    # The server that says it takes the word from the answer (room/rooms.py); as its commits are, it
     # is announced only for the others (store/keys.py `listener`).
     one = Presence(redis_client, "one", 3600)
     own = follow(redis_client, code, "one")

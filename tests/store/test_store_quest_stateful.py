@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from shipmate.codec import dumpb, loads
+from shipmate.room import Change, Remember, Room
 from shipmate.rules import HOST, PUBLIC, ShipmateError, State, Viewer, create
-from shipmate.store import Change, Claim, Conflict, GameStore, Remember, hash_token
+from shipmate.store import Answered, Conflict, GameStore, hash_token, keys
 from shipmate.web.service import update_body
 from tests.ledger import audit
 from tests.rules.quest import SEED
@@ -54,12 +56,13 @@ class QuestStoreMachine(RuleBasedStateMachine):
         self.code = secrets.token_hex(4).upper()
         state, event = create("quest1607", self.code, {}, SEED)
         self.store.create(self.code, state, event, hash_token("host"))
+        self.room = Room(self.code, self.store)
         for name, character in zip(NAMES, CHARACTERS[: len(PLAYERS)], strict=False):
-            self.store.act(self.code, {"type": "join", "name": name, "character": character}, PUBLIC)
-        self.store.act(self.code, {"type": "start"}, HOST)
+            self.room.act({"type": "join", "name": name, "character": character}, PUBLIC)
+        self.room.act({"type": "start"}, HOST)
         for pid in PLAYERS:  # stock to trade and build with
-            self.store.act(self.code, {"type": "adjust", "player": pid, "resources": dict.fromkeys(BASE, 6),
-                                       "reason": "supplies"}, HOST)
+            self.room.act({"type": "adjust", "player": pid, "resources": dict.fromkeys(BASE, 6),
+                           "reason": "supplies"}, HOST)
         self.version = 2 * len(PLAYERS) + 1
 
     # ---- helpers ---------------------------------------------------------------------------
@@ -83,13 +86,12 @@ class QuestStoreMachine(RuleBasedStateMachine):
             assert self._act({"type": "roll"}, captain)["status"] == 200
         return captain
 
-    def _act(self, action: dict[str, Any], actor: Viewer, version: str = "none",
-             remember: Remember | None = None) -> dict[str, Any]:
+    def _act(self, action: dict[str, Any], actor: Viewer, version: str = "none") -> dict[str, Any]:
         """Run an action through the store; check and count the outcome in the model."""
         stale = version == "stale"
         named = {"none": None, "current": self.version, "stale": self.version - 1}[version]
         try:
-            change = self.store.act(self.code, action, actor, expected_version=named, remember=remember)
+            change = self.room.act(action, actor, expected_version=named)
         except Conflict as exc:
             assert stale and exc.current == self.version
             return {"status": 409, "body": {"version": exc.current}}
@@ -100,7 +102,7 @@ class QuestStoreMachine(RuleBasedStateMachine):
         self.version += 1
         assert change.state["version"] == self.version
         assert all(event["version"] == self.version for event in change.events)
-        return change.answer if remember else _answer(change, actor)
+        return _answer(change, actor)
 
     # ---- rules -----------------------------------------------------------------------------
 
@@ -163,15 +165,22 @@ class QuestStoreMachine(RuleBasedStateMachine):
                                 "upgrade": {"type": "upgrade", "ship": 1, "part": "sails"}}[kind], actor)
         action, actor = self.keyed[key]
         token = f"token-of-{actor.player or 'host'}"
-        stored = self.store.answers.remembered(self.code, token, key)
-        if not isinstance(stored, Claim):  # a retry: the first answer, and nothing applied again
-            assert stored == self.answers[key]
-            return
-        answer = self._act(action, actor, remember=Remember(stored, lambda c: _answer(c, actor)))
-        if answer["status"] != 200:  # a refusal changed nothing: stored apart, as the service does
-            assert self.store.answers.remember(stored, answer)
-        self.answers[key] = answer
-        assert self.store.answers.remembered(self.code, token, key) == answer
+        remember = Remember(keys.idempotency(self.code, token, key), lambda c: dumpb(_answer(c, actor)),
+                            _refusal)
+        try:
+            change = self.room.act(action, actor, remember=remember)
+        except Answered as exc:  # a retry, or a first answer that is a refusal: nothing applied
+            first = key not in self.answers
+            answer = self.answers.setdefault(key, loads(exc.answer))
+            assert loads(exc.answer) == answer
+            assert not first or answer["status"] != 200
+        else:
+            assert key not in self.answers, "a retry was applied again"
+            self.version += 1
+            assert change.answer is not None
+            answer = self.answers[key] = loads(change.answer)
+            assert answer["body"]["version"] == self.version
+        assert loads(self.store.client.get(remember.name) or b"null") == self.answers[key]
 
     # ---- invariants ------------------------------------------------------------------------
 
@@ -187,6 +196,11 @@ class QuestStoreMachine(RuleBasedStateMachine):
 
 def _answer(change: Change, viewer: Viewer) -> dict[str, Any]:
     return {"status": 200, "body": update_body(change.state, change.events, viewer)}
+
+
+def _refusal(exc: Exception) -> bytes:
+    assert isinstance(exc, ShipmateError)  # no expected version is named under a key here
+    return dumpb({"status": exc.status, "body": {"rule": getattr(exc, "rule", None)}})
 
 
 @pytest.mark.slow

@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from shipmate.codec import dumpb, loads
+from shipmate.room import Change, Remember, Room
 from shipmate.rules import RuleViolation, Viewer, create, replay
-from shipmate.store import Change, Claim, Conflict, GameStore, Remember, hash_token
+from shipmate.store import Answered, Conflict, GameStore, hash_token, keys
 from tests.store import counter_game  # noqa: F401  (registers the test game)
 
 PLAYER = Viewer(player="p1")
@@ -22,6 +24,11 @@ PLAYER = Viewer(player="p1")
 
 def _answer(change: Change) -> dict[str, Any]:
     return {"status": 200, "version": change.state["version"]}
+
+
+def _refusal(exc: Exception) -> bytes:
+    assert isinstance(exc, RuleViolation)  # no expected version is named under a key here
+    return dumpb({"status": 422, "rule": exc.rule})
 
 
 class StoreMachine(RuleBasedStateMachine):
@@ -41,16 +48,20 @@ class StoreMachine(RuleBasedStateMachine):
         self.code = secrets.token_hex(4).upper()
         state, event = create("test-counter", self.code, {}, secrets.token_hex(32))
         self.store.create(self.code, state, event, hash_token("host"))
+        self.room = Room(self.code, self.store)
 
     def _act(self, n: int, expected: int | None = None, remember: Remember | None = None) -> dict[str, Any]:
         try:
-            change = self.store.act(self.code, {"type": "add", "n": n}, PLAYER, expected_version=expected,
-                                    remember=remember)
+            change = self.room.act({"type": "add", "n": n}, PLAYER, expected_version=expected,
+                                   remember=remember)
         except RuleViolation as exc:
             return {"status": 422, "rule": exc.rule}
         except Conflict as exc:
             return {"status": 409, "current": exc.current}
-        return change.answer or _answer(change)
+        except Answered as exc:
+            found: dict[str, Any] = loads(exc.answer)
+            return found
+        return loads(change.answer) if change.answer else _answer(change)
 
     @rule(n=st.integers(-5, 5))
     def add(self, n: int) -> None:
@@ -68,17 +79,18 @@ class StoreMachine(RuleBasedStateMachine):
 
     @rule(key=st.sampled_from(["a", "b", "c"]), n=st.integers(-3, 3))
     def retry_with_an_idempotency_key(self, key: str, n: int) -> None:
-        first = self.store.answers.remembered(self.code, "tok", key)
-        if isinstance(first, Claim):  # a change's commit stores its answer; a refusal is stored apart
-            answer = self._act(n, remember=Remember(first, _answer))
-            if answer["status"] == 200:
-                self.purse += n
-                self.version += 1
-            else:
-                assert self.store.answers.remember(first, answer)
-            self.answers[key] = answer
+        remember = Remember(keys.idempotency(self.code, "tok", key), lambda c: dumpb(_answer(c)), _refusal)
+        answer = self._act(n, remember=remember)
+        if key in self.answers:  # a retry, whatever its amount: the first answer, nothing applied
+            assert answer == self.answers[key]
+            return
+        if self.purse + n < 0:
+            assert answer == {"status": 422, "rule": "X1"}
         else:
-            assert first == self.answers[key]
+            self.purse += n
+            self.version += 1
+            assert answer == {"status": 200, "version": self.version}
+        self.answers[key] = answer
 
     @invariant()
     def snapshot_matches_the_model_and_the_stream(self) -> None:

@@ -38,12 +38,6 @@ class Viewer:
     host: bool = False
     dice: bool = False
 
-    def __hash__(self) -> int:
-        # Viewers key the views and messages of every change, once per socket: the player's id
-        # alone tells them apart well enough (its hash is kept by the string), and equal viewers
-        # still hash alike.
-        return hash(self.player)
-
     @property
     def public(self) -> bool:
         """True for the views that hold no secret: the shared screen's and the dice device's."""
@@ -150,7 +144,7 @@ def decide(state: State, action: Action, actor: Viewer) -> list[Event]:
         raise game_over(game)
     kind = action.get("type")
     if kind == "undo":
-        events = _decide_undo(state, actor)
+        events = _decide_undo(state, action, actor)
     elif kind == "guide":
         events = decide_guide(action, actor.host, game.ruleset(state)["rules"]["guide"])
     else:
@@ -174,7 +168,7 @@ def game_over(game: Game) -> RuleViolation:
         "advance. Nobody can act any more, not even the host (undo, adjust)."))
 
 
-def _decide_undo(state: State, actor: Viewer) -> list[Event]:
+def _decide_undo(state: State, action: Action, actor: Viewer) -> list[Event]:
     if not actor.host:
         raise Forbidden(
             text("Alleen de gastheer kan een actie terugdraaien.", "Only the host can undo."),
@@ -196,7 +190,17 @@ def _decide_undo(state: State, actor: Viewer) -> list[Event]:
                 "That action rolled a die or drew a card: a roll stays rolled.",
             ),
         )
-    return [{"type": "ActionUndone", "undone_version": last["version"], "restore": last["restore"]}]
+    undone = {"type": "ActionUndone", "undone_version": last["version"], "restore": last["restore"]}
+    reason = action.get("reason")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if len(reason) > UNDO_REASON_MAX:
+        raise InvalidAction(text(f"Een reden is hoogstens {UNDO_REASON_MAX} tekens.",
+                                 f"A reason is at most {UNDO_REASON_MAX} characters."), field="reason")
+    return [{**undone, "reason": reason} if reason else undone]
+
+
+UNDO_REASON_MAX = 200
+"""The longest reason the host may give for an undo (told in the table's story)."""
 
 
 GUIDE_EVENTS = frozenset({"GuideStepTicked", "GuideSkipped"})
@@ -343,7 +347,7 @@ class Views:
         """Return where `viewer`'s view departs from the shared part (None for a game without one).
 
         A patch between the views of two versions is then the shared part's patch, found once for
-        every viewer, with these places patched apart (`web.patches.ViewPatches`).
+        every viewer, with these places patched apart (`room.patches.ViewPatches`).
         """
         if self._game.personal_parts is None or self.shared() is None:
             return None

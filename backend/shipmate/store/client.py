@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 import redis
-from redis.backoff import ExponentialBackoff
-from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
+"""A REDIS_URL that starts with this names one node of a Redis Cluster (``redis+cluster://host:port``)."""
 
 MAX_CONNECTIONS = 100
 """Connections a process keeps to a plain Redis; a command beyond them waits for one to come free.
@@ -19,7 +18,6 @@ it is busiest. A command holds its connection for one round trip, so a short wai
 
 POOL_WAIT = 10.0
 """Seconds a command waits for a free connection before the store counts Redis as unavailable."""
-"""A REDIS_URL that starts with this names one node of a Redis Cluster (``redis+cluster://host:port``)."""
 
 
 def client_for(url: str, **options: Any) -> redis.Redis:
@@ -35,7 +33,7 @@ def client_for(url: str, **options: Any) -> redis.Redis:
         return cast(redis.Redis, RedisCluster.from_url(node_url(url), **options))
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT,
                                                  **options)
-    return redis.Redis(connection_pool=pool)
+    return redis.Redis.from_pool(pool)  # the client owns its pool: closing it closes the connections
 
 
 def node_url(url: str) -> str:
@@ -45,13 +43,3 @@ def node_url(url: str) -> str:
     """
     return "redis://" + url.removeprefix(CLUSTER_SCHEME) if url.startswith(CLUSTER_SCHEME) else url
 
-
-def connect(url: str) -> redis.Redis:
-    """Open a client that fails fast when Redis is down (503, not a hung phone) and rides out blips."""
-    return client_for(
-        url,
-        socket_connect_timeout=2,
-        socket_timeout=10,
-        health_check_interval=30,
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
-    )

@@ -1,7 +1,8 @@
 """The game store: one atomic, version-checked step appends a change and announces it.
 
-A plain API over Redis: load a game, commit a change, read the events since a version, look up a
-token. It knows nothing of sockets: whoever commits a change hands it on (web/rooms.py).
+A plain API over Redis: load a game, commit a change, store a refusal under its Idempotency-Key,
+read the events since a version, look up or grant a token, count a request. It neither decides an
+action (the rules do, in the game's room) nor hands a change to sockets (the room does: room/).
 """
 
 from __future__ import annotations
@@ -10,17 +11,15 @@ import hashlib
 import itertools
 import secrets
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
 
 from ..codec import dumpb, dumps, loads
-from ..rules import Action, Event, ShipmateError, State, Viewer, apply
+from ..rules import Event, State
 from . import keys, scripts
 from .errors import redis_errors
-from .idempotency import CLAIM_LEASE, IDEMPOTENCY_TTL, Answers, Claim, ClaimLost
+from .idempotency import IDEMPOTENCY_TTL, Answered
 
 DEFAULT_IDLE_TTL = 30 * 24 * 3600
 MAX_VERSION = 2**53
@@ -47,31 +46,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One applied change: the state after it, the events it produced, and its remembered answer."""
-
-    state: State
-    events: list[Event]
-    answer: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class Remember:
-    """A claimed Idempotency-Key whose answer the change's own commit stores.
-
-    `answer` makes the answer (any JSON value) from the change before the commit; the commit writes
-    it under the key in the same atomic step, so the change and its answer are stored both or neither,
-    and only while the key is still this attempt's claim.
-    """
-
-    claim: Claim
-    answer: Callable[[Change], Any]
-
-
-NewToken = Callable[[list[Event]], "tuple[str, dict[str, Any]] | None"]
-"""Given a change's events, the token (hash, role) to store in the same step, if any (a join)."""
-
 LANES = 8
 """Connections the store's own commands go over; each game's always over the same one."""
 
@@ -94,16 +68,15 @@ class GameStore:
     on the CPU: one connection for all would make a busy table's commands wait for another's.
     """
 
-    def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL,
-                 claim_lease: float = CLAIM_LEASE, server: str = "") -> None:
+    def __init__(self, client: redis.Redis, idle_ttl: int = DEFAULT_IDLE_TTL, server: str = "") -> None:
         self.client = client
-        # A server that follows its games (web/subscription.py) hands its own changes to its sockets
+        # A server that follows its games (store/subscription.py) hands its own changes to its sockets
         # itself: its commits are published only for the others that hear the game. In a cluster
         # the subscribers sit on another node than the game's shard, where they cannot be counted.
         self.server = "" if isinstance(client, redis.RedisCluster) else server
         self.idle_ttl = idle_ttl
-        self.answers = Answers(client, claim_lease)
-        self._commit = client.register_script(scripts.COMMIT_SCRIPT)
+        self._commit_script = client.register_script(scripts.COMMIT_SCRIPT)
+        self._refuse_script = client.register_script(scripts.REFUSE)
         self._grant = client.register_script(scripts.GRANT)
         self._roles: dict[tuple[str, str], dict[str, Any]] = {}
         cluster = isinstance(client, redis.RedisCluster)
@@ -141,9 +114,19 @@ class GameStore:
                 lane.close()
         self.client.close()
 
-    def _write(self, code: str, expected: int, state: State, events: list[Event],
-               token: tuple[str, dict[str, Any]] | None, answer: tuple[Claim, Any] | None = None,
+    def commit(self, code: str, expected: int, state: State, events: list[Event],
+               token: tuple[str, dict[str, Any]] | None = None, answer: tuple[str, bytes] | None = None,
                acting: tuple[str, dict[str, Any]] | None = None) -> None:
+        """Store a change decided on version `expected` and announce it, in one atomic step.
+
+        `token` is a token (hash, role) stored in the same step (a join); `answer` the request's answer
+        (its Idempotency-Key's record, JSON) stored with the change; `acting` the acting token (hash,
+        role): the change is stored only while it still has that role.
+
+        Raises Conflict when the game is no longer at `expected`, Answered when the key holds an
+        answer already (nothing is stored), Retired when a seat's hand-over retired the acting token,
+        Unavailable without Redis.
+        """
         token_hash, role = token if token else ("", {})
         acting_hash, acting_role = acting if acting else ("", {})
         names = [keys.version(code), keys.state(code), keys.events(code), keys.tokens(code)]
@@ -152,13 +135,12 @@ class GameStore:
                 token_hash, dumps(role), commit_id, acting_hash, dumps(acting_role),
                 keys.listener(code, self.server)]
         if answer is not None:
-            claim, body = answer
-            names.append(claim.name)
-            args += [dumpb(body), IDEMPOTENCY_TTL, claim.owner]
+            names.append(answer[0])
+            args += [answer[1], IDEMPOTENCY_TTL]
         with redis_errors():
-            ok, current = self._commit(keys=names, args=args, client=self._commands(code))
-        if ok == 2:
-            raise ClaimLost()
+            ok, current = self._commit_script(keys=names, args=args, client=self._commands(code))
+        if ok == 4:
+            raise Answered(current)
         if ok == 3:
             raise Retired(str(acting_role.get("player")))
         if not ok:
@@ -166,7 +148,7 @@ class GameStore:
 
     def create(self, code: str, state: State, event: Event, host_token_hash: str) -> None:
         """Store a new game at version 0 with its host token; Conflict when the code is taken."""
-        self._write(code, -1, state, [event], (host_token_hash, {"host": True}))
+        self.commit(code, -1, state, [event], (host_token_hash, {"host": True}))
 
     def load(self, code: str) -> State | None:
         """Return the game's current internal state, or None for an unknown game."""
@@ -220,53 +202,21 @@ class GameStore:
             entries = self._commands(code).xrange(keys.events(code), min=start, max="+")
         return [event for _, fields in entries or [] for event in loads((fields or {})[b"e"])]
 
-    def act(self, code: str, action: Action, actor: Viewer, *, known: State | None = None,
-            expected_version: int | None = None, new_token: NewToken | None = None,
-            remember: Remember | None = None, acting: tuple[str, dict[str, Any]] | None = None) -> Change:
-        """Decide `action` on the freshest state and commit it atomically, retrying on a race.
+    def refuse(self, code: str, name: str, answer: bytes, decided_on: int | None) -> bytes | None:
+        """Store a refusal's `answer` under the Idempotency-Key's record `name`, in one step with the
+        check that the game is still at the version the refusal was `decided_on` (None: a refusal of
+        the request itself, which no change of the game alters).
 
-        `known` is the newest state the caller knows (a room's): deciding on it spares a load, and
-        the commit's version check catches one that turned out stale, which is then loaded and
-        decided again. `new_token` may return a token (hash, role) to store in the same step (a
-        join); `remember` stores the change's answer under its Idempotency-Key in the same step;
-        `acting` is the acting token (hash, role), and the change is stored only while it still has
-        that role.
-
-        Raises the rules' ShipmateError when the action is refused, Conflict when
-        `expected_version` is stale, KeyError for an unknown game, Unavailable without Redis,
-        ClaimLost when `remember`'s claim was taken over by a retry (nothing was stored), Retired
-        when a seat's hand-over retired the acting token.
+        Returns the key's answer: this one, or the one it held already; None, storing nothing, when
+        the game moved on since the refusal was decided (decide again).
         """
-        state = known
-        while True:
-            fresh = state is None or (expected_version is not None and expected_version != state["version"])
-            if fresh:
-                state = self.load(code)
-            if state is None:
-                raise KeyError(code)
-            if expected_version is not None and expected_version != state["version"]:
-                raise Conflict(state["version"])
-            try:
-                new_state, events = apply(state, action, actor)
-            except ShipmateError:
-                # A known state may lag behind: refuse only when it is still the current one
-                # (a refusal depends on the state alone, so its version is enough to tell).
-                if fresh or self.version(code) == state["version"]:
-                    raise
-                state = None
-                continue
-            change = Change(new_state, events)
-            answer = None
-            if remember is not None:
-                change = Change(new_state, events, remember.answer(change))
-                answer = (remember.claim, change.answer)
-            token = new_token(events) if new_token else None
-            try:
-                self._write(code, state["version"], new_state, events, token, answer, acting)
-            except Conflict:  # decided on a stale state: load the current one and decide again
-                state = None
-                continue
-            return change
+        decided = "" if decided_on is None else decided_on
+        with redis_errors():
+            found = self._refuse_script(keys=[keys.version(code), name],
+                                        args=[decided, answer, IDEMPOTENCY_TTL], client=self._commands(code))
+        if found[0] == 2:
+            return None
+        return answer if found[0] == 0 else cast(bytes, found[1])
 
     def hit(self, scope: str, who: str, window: int) -> int:
         """Count one request of `who` in the current fixed window and return the count so far."""

@@ -2,10 +2,13 @@
 
 Presence is not a change of the game: it raises no version and enters no event. Each server keeps,
 per game, the members ``<server>|<player>`` of a sorted set whose scores say until when (Redis's
-clock, ms) it holds an open socket of that player; it refreshes them while the sockets last, and
-removes them when the player's last socket here closes. A server that stops without saying so
-leaves members that lapse after one lease, and whichever server refreshes the game next sweeps
-them. When the set of players online changes, the same step announces it on the game's channel
+clock, ms) it holds an open socket of that player; it refreshes them while the sockets last. When
+the player's last socket here closes, their member lasts one grace more: a reload, a page change or
+a look at the rulebook opens a socket again within it, and the table hears nothing. A member whose
+time is up, after the grace or after one lease of a server that stopped without saying so, is swept
+by whichever server says its word on the game next (room/rooms.py says it again once a grace is up);
+the player's last-seen time stays the moment their last socket closed (or their server last spoke).
+When the set of players online changes, the same step announces it on the game's channel
 (``{"presence": {"now", "online", "seen"}}``), so every server of the game, on one Redis or a
 Redis Cluster, tells its sockets the same thing. As a commit is (store/scripts.py), it is announced
 only when a server other than the one that says it follows the game: that one takes the word from
@@ -30,8 +33,8 @@ PRESENCE_LEASE = 60.0
 
 # KEYS: the game's presence set, its last-seen hash, its last announced players online, the `now`
 # of its last word. ARGV: this server's id, the lease (ms), the channel, the keys' TTL (s), this
-# server's listener channel of the game ('' to announce whoever listens), then the players with an
-# open socket here. Returns {changed (0/1), now (ms), online players…, '', seen:
+# server's listener channel of the game ('' to announce whoever listens), the grace (ms), then the
+# players with an open socket here. Returns {changed (0/1), now (ms), online players…, '', seen:
 # player, ms, …}. Each word's `now` is later than the one before, even within one millisecond of
 # Redis's clock: a server keeps the word with the latest `now`, so two words of one millisecond
 # must not tie (the second, and what it says, would be dropped).
@@ -40,9 +43,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 now = math.max(now, tonumber(redis.call('GET', KEYS[4]) or '0') + 1)
 redis.call('SET', KEYS[4], now, 'EX', tonumber(ARGV[4]))
-local server, lease = ARGV[1], tonumber(ARGV[2])
+local server, lease, grace = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[6])
 local here = {}
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   here[ARGV[i]] = true
 end
 local members = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
@@ -51,17 +54,23 @@ for i = 1, #members, 2 do
   local member, lasts = members[i], tonumber(members[i + 1])
   local bar = string.find(member, '|', 1, true)
   local owner, player = string.sub(member, 1, bar - 1), string.sub(member, bar + 1)
-  if owner == server then
-    if not here[player] then
+  local mine = owner == server
+  if mine and not here[player] and lasts > now + grace then
+    -- the player's last socket here just closed: they stay for the grace, last seen now
+    lasts = now + grace
+    redis.call('ZADD', KEYS[1], lasts, member)
+    redis.call('HSET', KEYS[2], player, now)
+  end
+  if not (mine and here[player]) then  -- those are renewed below
+    if lasts <= now then
       redis.call('ZREM', KEYS[1], member)
-      redis.call('HSET', KEYS[2], player, now)
+      if redis.call('HEXISTS', KEYS[2], player) == 0 then
+        redis.call('HSET', KEYS[2], player, math.min(now, lasts - lease))
+      end
+    elseif not listed[player] then
+      listed[player] = true
+      online[#online + 1] = player
     end
-  elseif lasts < now then
-    redis.call('ZREM', KEYS[1], member)
-    redis.call('HSET', KEYS[2], player, math.min(now, lasts - lease))
-  elseif not listed[player] then
-    listed[player] = true
-    online[#online + 1] = player
   end
 end
 for player in pairs(here) do
@@ -143,7 +152,8 @@ def _seen_of(reply: list[Any]) -> tuple[bool, Seen]:
 class Presence:
     """Every game's presence in one Redis, as this server (`server`) holds its sockets."""
 
-    def __init__(self, client: redis.Redis, server: str, ttl: int, lease: float = PRESENCE_LEASE) -> None:
+    def __init__(self, client: redis.Redis, server: str, ttl: int, lease: float = PRESENCE_LEASE,
+                 grace: float = 0.0) -> None:
         self._client = client
         self._update = client.register_script(_UPDATE)
         self.server = server
@@ -151,11 +161,13 @@ class Presence:
         self._listener = "" if isinstance(client, redis.RedisCluster) else server
         self._ttl = ttl
         self._lease_ms = int(lease * 1000)
+        self.grace = grace
+        """Seconds a player whose last socket here closed stays online (room/rooms.py asks again then)."""
 
     def _args(self, code: str, here: Iterable[str]) -> dict[str, Any]:
         return {"keys": [keys.presence(code), keys.seen(code), keys.online(code), keys.presence_clock(code)],
                 "args": [self.server, self._lease_ms, keys.channel(code), self._ttl,
-                         keys.listener(code, self._listener), *sorted(set(here))]}
+                         keys.listener(code, self._listener), int(self.grace * 1000), *sorted(set(here))]}
 
     def update(self, code: str, here: Iterable[str]) -> tuple[bool, Seen]:
         """Say which players have a socket on this server now; return (whether the players online

@@ -3,7 +3,7 @@
 # Whether a server other than this one hears a game's channel, given this server's listener channel
 # of the game ('' for none: then whoever listens counts). A server follows a game on the game's
 # channel and its listener channel together, always in one SUBSCRIBE and one UNSUBSCRIBE
-# (web/subscription.py), so the channel's subscribers less the listener's are the others, counted
+# (store/subscription.py), so the channel's subscribers less the listener's are the others, counted
 # exactly within the script's atomic step. What this server says it hands to its own sockets itself.
 HEARD_BY_OTHERS = """
 local function heard_by_others(channel, listener)
@@ -20,17 +20,17 @@ end
 #       channel, idle TTL, token hash ('' for none), token role JSON, commit id,
 #       the acting token's hash ('' for none) and the role it must still have,
 #       the committing server's listener channel ('' to publish whoever listens),
-#       and with the fifth key: the answer JSON, its TTL, and the claim the record must still hold.
+#       and with the fifth key: the answer JSON and its TTL.
 # The published message {"version", "events", "state"} is spliced together here from the state and
 # events already passed, so the largest value crosses the wire to Redis once, not twice.
 # The commit id rides in the stream entry: when a reply is lost and the client library sends the
 # same commit again, the script recognises its own entry and answers success instead of a conflict
 # that would make `act` decide the action a second time.
-# The answer under an Idempotency-Key is written in the same step as the change it answers, so a
-# process that dies after the commit cannot leave a key whose retry would apply the change again.
-# And the change is stored only while the key is still claimed by this attempt: one whose claim
-# lapsed (it was too slow, or its server stalled) and was taken over by a retry stores nothing
-# ({2, …}), so the first attempt and the retry can never both apply.
+# Under an Idempotency-Key the key's record is read first, in the same step: a key that holds an
+# answer already (a retry, or a twin request that committed first) commits nothing and returns that
+# answer ({4, answer}); otherwise the change and its answer are written together, so a process that
+# dies after the commit cannot leave a change without its answer, and two requests with one key can
+# never both apply.
 # The change is published only when a server other than the committing one hears the game's
 # channel (HEARD_BY_OTHERS). A server that subscribes after the count loads the state after its
 # subscription, and finds the change there.
@@ -38,18 +38,24 @@ end
 # (store/seats.py) commits nothing ({3, …}), even on a socket opened before the hand-over.
 COMMIT_SCRIPT = HEARD_BY_OTHERS + """
 local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
-if current ~= tonumber(ARGV[1]) then
+local stale = current ~= tonumber(ARGV[1])
+if stale then
   local entry = redis.call('XRANGE', KEYS[3], ARGV[2] .. '-1', ARGV[2] .. '-1')[1]
   if entry and entry[2][3] == 'c' and entry[2][4] == ARGV[9] then
     return {1, tonumber(ARGV[2])}
   end
+end
+if KEYS[5] then
+  local answered = redis.call('GET', KEYS[5])
+  if answered then
+    return {4, answered}
+  end
+end
+if stale then
   return {0, current}
 end
 if ARGV[10] ~= '' and redis.call('HGET', KEYS[4], ARGV[10]) ~= ARGV[11] then
   return {3, current}
-end
-if KEYS[5] and redis.call('GET', KEYS[5]) ~= ARGV[15] then
-  return {2, current}
 end
 local ttl = tonumber(ARGV[6])
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
@@ -71,28 +77,21 @@ return {1, tonumber(ARGV[2])}
 """
 
 
-# The claims on an Idempotency-Key. KEYS: the key's record; ARGV[1]: the claim ("claim:<owner>").
-# Each acts only while the record is still that claim, never on an answer (a commit whose reply was
-# lost may have stored its answer already) nor on a claim that a retry took over.
-# RENEW: extend the lease by ARGV[2] ms. ANSWER: store ARGV[2] for ARGV[3] seconds. FORGET: delete.
-RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+# A refusal under an Idempotency-Key, stored in the step that checks it still stands.
+# KEYS: the game's version, the key's record. ARGV: the version the refusal was decided on ('' for
+# a refusal of the request itself, which no change of the game alters), the answer JSON, its TTL.
+# Returns {1, answer} when the key holds an answer already (that answer is the request's), {0} when
+# this refusal is now the key's answer, {2} when the game moved on since it was decided (decide again).
+REFUSE = """
+local answered = redis.call('GET', KEYS[2])
+if answered then
+  return {1, answered}
 end
-return 0
-"""
-ANSWER = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return 1
+if ARGV[1] ~= '' and tonumber(redis.call('GET', KEYS[1]) or '-1') ~= tonumber(ARGV[1]) then
+  return {2}
 end
-return 0
-"""
-FORGET = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
+redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
+return {0}
 """
 
 

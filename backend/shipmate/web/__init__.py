@@ -10,9 +10,9 @@ from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import games  # noqa: F401  (importing the package registers every game)
+from ..room import Rooms
 from ..store import GameStore, Presence, Seats, client_for
 from . import api, config, errors, pwa, ws
-from .rooms import Rooms
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -37,11 +37,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store = GameStore(client, idle_ttl=int(app.config["IDLE_TTL"]), server=server)
     app.extensions["shipmate.store"] = store
     app.extensions["shipmate.seats"] = Seats(client)
-    presence = Presence(client, server, int(app.config["IDLE_TTL"]), float(app.config["PRESENCE_LEASE"]))
+    presence = Presence(client, server, int(app.config["IDLE_TTL"]), float(app.config["PRESENCE_LEASE"]),
+                        float(app.config["PRESENCE_GRACE"]))
     app.extensions["shipmate.rooms"] = Rooms(
         app.config["REDIS_URL"], store, presence, pings=float(app.config["WS_PING_INTERVAL"]),
         presence_refresh=float(app.config["PRESENCE_REFRESH"]),
-        idle_check=float(app.config["HUB_IDLE_CHECK"]))
+        idle_check=float(app.config["SUBSCRIPTION_IDLE_CHECK"]))
 
     errors.init_app(app)
     ws.init_app(app)

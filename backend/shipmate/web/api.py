@@ -10,7 +10,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from ..codec import loads
 from . import devices, service, urls
-from .errors import BadRequest, Unauthorized, request_language
+from .errors import LANGUAGES, BadRequest, Unauthorized, request_language
 from .openapi import build_spec
 
 bp = Blueprint("api", __name__)
@@ -88,12 +88,32 @@ def state(code: str) -> Response:
     return _json(service.view(code, bearer_token()))
 
 
+def _kept(body: bytes) -> Response:
+    """A ruleset's JSON, which a game's options fix for its whole life: browsers keep it an hour."""
+    response = Response(body, mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+def _texts_language() -> str | None:
+    """The language `?lang=` asks a ruleset's texts in (a page shows one), or None for both."""
+    language = request.args.get("lang")
+    if language is not None and language not in LANGUAGES:
+        raise BadRequest({"lang": [f"Must be one of: {', '.join(LANGUAGES)}."]})
+    return language
+
+
 @bp.get("/api/rulesets/<game>")
 def default_ruleset(game: str) -> Response:
     """Return a game's ruleset with its house defaults, before any game is made (the create form's)."""
-    response = Response(service.default_ruleset(game), mimetype="application/json")
-    response.headers["Cache-Control"] = "public, max-age=3600"
-    return response
+    language = _texts_language()
+    return _kept(service.ruleset_json(service.default_state(game), language))
+
+
+@bp.get("/api/rulesets/<game>/rules")
+def default_rules(game: str) -> Response:
+    """Return the rulebook's texts of a game with its house defaults (the rulebook page's)."""
+    return _kept(service.rules_json(service.default_state(game)))
 
 
 @bp.post("/api/games/<code>/dice-device")
@@ -104,11 +124,17 @@ def dice_device(code: str) -> Response:
 
 @bp.get("/api/games/<code>/ruleset")
 def ruleset(code: str) -> Response:
-    """Return the ruleset data the game is played with."""
+    """Return the ruleset data the game is played with (its texts in one language with `?lang=`)."""
+    language = _texts_language()
     service.authenticate(code, bearer_token())
-    response = Response(service.ruleset_json(service.load_state(code)), mimetype="application/json")
-    response.headers["Cache-Control"] = "public, max-age=3600"
-    return response
+    return _kept(service.ruleset_json(service.load_state(code), language))
+
+
+@bp.get("/api/games/<code>/rules")
+def rules(code: str) -> Response:
+    """Return the rulebook's texts of the game, its numbers filled in as it is played."""
+    service.authenticate(code, bearer_token())
+    return _kept(service.rules_json(service.load_state(code)))
 
 
 @bp.post("/api/games/<code>/actions")

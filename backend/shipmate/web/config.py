@@ -35,13 +35,15 @@ DEFAULTS: dict[str, Any] = {
     "WS_QUEUE_SIZE": 256,
     # WebSocket: seconds between {"type": "ping", "version"} messages (the contract: at most 25).
     "WS_PING_INTERVAL": 20.0,
-    # WebSocket: seconds between protocol pings; a socket that misses a pong is closed, so a phone
-    # that vanished without closing is noticed within two intervals (under a minute).
-    "WS_KEEPALIVE": 25,
+    # WebSocket: seconds between protocol pings (flask-sock's `ping_interval`); a socket that misses
+    # a pong is closed, so a phone that vanished without closing is noticed within two intervals: with
+    # the presence grace, it is shown away within 2 × 20 + 15 = 55 s, within the minute of the contract.
+    "WS_KEEPALIVE": 20,
     # WebSocket: open sockets this process accepts per game and per client address (then 429).
     "WS_MAX_PER_GAME": 64,
     "WS_MAX_PER_ADDRESS": 32,
-    # WebSocket: seconds a socket closed for overflowing may take to say goodbye before it is cut.
+    # WebSocket: seconds a socket's send may wait on a client that reads nothing before the socket
+    # is cut (1008; it resumes later), and a closing socket may take to say goodbye.
     "WS_CLOSE_GRACE": 5.0,
     # Seconds a seat's hand-over link works (once).
     "HANDOVER_TTL": 600,
@@ -49,10 +51,13 @@ DEFAULTS: dict[str, Any] = {
     # how long that word lasts; a server that stopped without a word is swept after one lease.
     "PRESENCE_REFRESH": 20.0,
     "PRESENCE_LEASE": 60.0,
-    # Seconds the hub's Redis subscription may stay silent before the hub pings Redis to check the
-    # connection; no pong within as long again is a lost connection (then it reconnects and catches
-    # up). A quiet table is not a lost one: the subscription stays the same for hours.
-    "HUB_IDLE_CHECK": 30.0,
+    # Presence: seconds a player whose last socket closed stays online (a reload, a page change, a
+    # look at the rulebook are not news to the table); then the table is told they are away.
+    "PRESENCE_GRACE": 15.0,
+    # Seconds this process's Redis subscription (store/subscription.py) may stay silent before it pings
+    # Redis to check the connection; no pong within as long again is a lost connection (then it
+    # reconnects and catches up). A quiet table is not a lost one: the subscription stays for hours.
+    "SUBSCRIPTION_IDLE_CHECK": 30.0,
 }
 
 

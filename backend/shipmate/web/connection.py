@@ -1,10 +1,11 @@
 """One client's socket once its handshake is done: its snapshot, its updates, its messages, its writes.
 
-The request's own thread reads the client's messages and runs its actions. Whoever hands a socket
-something (the thread that fans a change out to a table, the reader answering its client) writes it
-at once, without waiting; only a socket that cannot take it at once (its client reads slowly, or it
-must catch up from the store) gets a writer thread of its own until its outbox is empty, so that a
-slow reader holds up nobody but itself.
+The request's own thread sends the snapshot, then reads the client's messages and runs its actions.
+Everything after the snapshot goes through the socket's outbox to its one writer, a thread (a
+greenlet under gevent) of its own that alone sends on the socket, so that no two threads write one
+socket and a phone that reads slowly holds up nobody but its own writer. Whoever hands the socket
+something (the thread that fans a change out to a table, the reader answering its client) never
+waits: a full outbox closes the socket with 1008, and the client resumes from its version.
 """
 
 from __future__ import annotations
@@ -16,28 +17,30 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from simple_websocket import ConnectionClosed
+
 from ..codec import dumps, loads
+from ..room import Change, Rooms, Update
 from ..rules import Viewer, view_for
-from ..store import Change, GameStore, Unavailable
+from ..store import GameStore, Unavailable
 from . import service
 from .errors import LANGUAGES, ApiError, BadRequest, refusal
 from .outbox import PING, Close, Item, Outbox, Ping, Resume
-from .rooms import Rooms
 from .service import Caller
-from .transport import ConnectionClosed
-from .update import Update
 
 log = logging.getLogger(__name__)
 
 SEAT_MOVED = 4401
 """The close code of a socket whose token was retired by a hand-over of its seat."""
 
+TOO_SLOW = Close(1008, "too many unread updates; resume")
+"""How a socket that does not keep up is closed: its client comes back with its version."""
+
 
 class Connection:
-    """One client's socket: its viewer, the version it has, and its outbox.
+    """One client's socket: its viewer, the version it has, its outbox and its writer.
 
-    One thread at a time drains the outbox (`_draining`, under `_turn`): the one that handed it an
-    item, writing without waiting, or the writer thread it started for an item that must wait.
+    `ws` is flask-sock's socket (simple-websocket's Server): `send`, `receive(timeout)`, `close`.
     """
 
     def __init__(self, ws: Any, code: str, caller: Caller, token: str | None, language: str, rooms: Rooms,
@@ -57,12 +60,15 @@ class Connection:
         self.ping_every = float(config["WS_PING_INTERVAL"])
         self.told_at = 0.0  # when the client was last sent a version (monotonic)
         self.patches = patches  # each change after the snapshot as a patch of the view before (RFC 6902)
-        self._turn = threading.Lock()
-        self._draining = False
-        self._started = False  # the snapshot went out: what was queued meanwhile may follow
+        self.sending_since = 0.0  # when the writer's send under way began (monotonic; 0: none)
+        self.writer = threading.Thread(target=self._write, name=f"ws-writer-{code}", daemon=True)
 
     def serve(self) -> None:
-        """Send the snapshot, start the writer, then answer the client's messages until it leaves."""
+        """Send the snapshot, start the writer, then answer the client's messages until it leaves.
+
+        Returns once the socket closed, or once its writer is stuck on a client that reads nothing
+        (`stuck`); the caller then cuts the connection.
+        """
         self.rooms.attach(self)
         try:
             try:
@@ -76,23 +82,38 @@ class Connection:
                 return
             except (ConnectionClosed, OSError):  # the client went away before its snapshot: normal
                 return
-            self.begin()
+            self.writer.start()
             self._read()
         finally:
             self.rooms.detach(self)
             self.outbox.finish(Close(1000, "bye"))
-            self._drain()
+            if self.writer.is_alive():
+                self.writer.join(self.close_grace)
 
-    def begin(self) -> None:
-        """The snapshot went out: write what was handed over meanwhile, and from now on at once."""
-        self._started = True
-        self._drain()
+    @property
+    def stuck(self) -> bool:
+        """Whether the writer has waited longer than the grace for the client to take a frame."""
+        since = self.sending_since
+        return bool(since) and time.monotonic() - since > self.close_grace
 
     def _read(self) -> None:
-        """Take the client's messages until it leaves, or the writer closed the socket."""
-        with contextlib.suppress(ConnectionClosed, OSError):
-            while not self.outbox.finished:
-                self._handle(self.ws.receive())
+        """Take the client's messages until it leaves, the socket is being closed, or it is stuck.
+
+        The wait for a message wakes every grace period to see whether the writer is closing the
+        socket or waits on a client that stopped reading (a phone put away mid-game).
+        """
+        while True:
+            try:
+                message = self.ws.receive(timeout=self.close_grace)
+            except ConnectionClosed:
+                return
+            if message is not None:
+                self._handle(message)
+            elif self.outbox.finished:
+                return
+            elif self.stuck:
+                self.outbox.finish(TOO_SLOW)
+                return
 
     # ---- what the room hands over (its thread: never blocks) -------------------------------------
 
@@ -112,26 +133,15 @@ class Connection:
         closing the socket anyway)."""
         if self.version >= version and time.monotonic() - self.told_at < self.ping_every:
             return
-        if self.outbox.put(PING):
-            self._drain()
+        self.outbox.put(PING)
 
     def retire(self, player: str) -> None:
         """Say that this socket's seat moved to another device, then close it (its token is retired)."""
-        self._drop(Close(SEAT_MOVED, "seat moved", dumps({"type": "seat_moved", "player": player})))
+        self.outbox.finish(Close(SEAT_MOVED, "seat moved", dumps({"type": "seat_moved", "player": player})))
 
     def _queue(self, item: Item) -> None:
-        if self.outbox.put(item):
-            self._drain()
-        else:
-            self._drop(Close(1008, "too many unread updates; resume"))
-
-    def _drop(self, close: Close) -> None:
-        self.outbox.finish(close)
-        self._drain()
-        # A writer stuck on a peer that reads nothing cannot send the close frame: cut it then.
-        timer = threading.Timer(self.close_grace, self.ws.shutdown)
-        timer.daemon = True
-        timer.start()
+        if not self.outbox.put(item):
+            self.outbox.finish(TOO_SLOW)
 
     # ---- the client's messages (the request's thread) ------------------------------------------
 
@@ -146,7 +156,7 @@ class Connection:
             return
         kind, message_id = message.get("type"), message.get("id")
         if kind == "ping":
-            self._queue(dumps({"type": "pong", "version": self._latest()}))
+            self._queue(dumps({"type": "pong", "version": self._newest_version()}))
         elif kind == "resume":
             since = message.get("since")
             if isinstance(since, bool) or not isinstance(since, int):
@@ -154,13 +164,9 @@ class Connection:
             else:
                 self._queue(Resume(since))
         elif kind == "action":
-            # The change's update (handed to this socket by the fan-out) and the answer leave together.
-            self.ws.cork()
-            try:
-                self._answer("result", message_id, self._act(message))
-            finally:
-                self.ws.uncork()
-                self._drain()
+            # The change's update was handed to the outbox by the fan-out during the action: the
+            # answer follows it.
+            self._answer("result", message_id, self._act(message))
         else:
             self._refuse(message_id, BadRequest({"type": ["Must be one of: action, resume, ping."]}))
 
@@ -173,13 +179,16 @@ class Connection:
             if key is not None and not isinstance(key, str):
                 raise BadRequest({"idempotency_key": ["Not a valid string."]})
             return service.act(self.code, self.token, message.get("action"), key, language, self.caller,
-                               self._shown)
+                               self._answer_body)
         except (ApiError, Unavailable) as exc:
             return refusal(exc, language)
 
-    def _shown(self, change: Change, viewer: Viewer) -> dict[str, Any]:
-        shown = self.rooms.shown(self.code, change.state, viewer)
-        return shown if shown is not None else service.update_body(change.state, change.events, viewer)
+    def _answer_body(self, change: Change, viewer: Viewer) -> dict[str, Any]:
+        """The body of a success's answer: the JSON its update carried to the sockets, when the room
+        handed one out."""
+        if change.update is not None:
+            return change.update.body_for(viewer)
+        return service.update_body(change.state, change.events, viewer)
 
     def _refuse(self, message_id: Any, exc: Exception) -> None:
         self._answer("error", message_id, refusal(exc, self.language))
@@ -188,73 +197,14 @@ class Connection:
         status, body = answer
         self._queue(dumps({"type": kind, "id": message_id, "status": status, **body}))
 
-    # ---- writing: at once by whoever hands an item over, by a writer thread only when it must wait
+    # ---- the writer: the only thread that sends on the socket once the snapshot went out ---------
 
-    def _drain(self) -> None:
-        """Write what waits in the outbox without waiting, unless another thread is at it; hand
-        the first item that cannot go at once to a writer thread, which takes over the outbox."""
-        while self._started:
-            with self._turn:
-                if self._draining or not (self.outbox.waiting or self.ws.pending):
-                    return
-                self._draining = True
-            try:
-                held = self._write_at_once()
-            except (ConnectionClosed, OSError):
-                self.outbox.finish(Close(1006, "gone"))
-                return  # the turn stays taken: nothing more is written to a socket that is gone
-            except Exception:  # a fault in one socket's message must not stop the rest of the table's
-                log.exception("could not write to a socket of game %s; closing it", self.code)
-                self.outbox.finish(Close(1011, "internal error"))
-                held = self.outbox.take()
-            if held is not None or self.ws.pending:
-                threading.Thread(target=self._write, args=(held,), name=f"ws-writer-{self.code}",
-                                 daemon=True).start()
-                return
-            with self._turn:
-                self._draining = False
-            # an item handed over meanwhile found the turn taken: the loop looks again
-
-    def _write_at_once(self) -> Item | Close | None:
-        """Write items until the outbox is empty; return the first that has to wait for the socket
-        or for the store (and, once one frame's end is left for the writer, the next item)."""
+    def _write(self) -> None:
+        """Send what the outbox hands over, in order, until its Close."""
         while (item := self.outbox.take()) is not None:
-            if isinstance(item, Close | Resume) or self.ws.pending:
-                return item
-            if isinstance(item, Update):
-                if item.version <= self.version:
-                    continue  # already in the snapshot or a resume
-                if item.first > self.version + 1 or not self.ws.offer(self._update_text(item)):
-                    return item
-                self.version = item.version
-                self.told_at = time.monotonic()
-            elif isinstance(item, Ping):
-                if not self.ws.offer(self._ping_text()):
-                    return item
-                self.told_at = time.monotonic()
-            elif not self.ws.offer(item):
-                return item
-        return None
-
-    def _write(self, held: Item | Close | None) -> None:
-        """The writer thread: write `held` and everything after it, waiting on the socket as long as
-        it takes; give the outbox back once it is empty."""
-        try:
-            self.ws.flush()
-            while True:
-                item = held if held is not None else self.outbox.take()
-                held = None
-                if item is None:
-                    with self._turn:
-                        if not self.outbox.waiting:
-                            self._draining = False
-                            return
-                    continue
+            try:
                 if isinstance(item, Close):
-                    with contextlib.suppress(ConnectionClosed, OSError):
-                        if item.last is not None:
-                            self.ws.send(item.last)
-                        self.ws.close(item.code, item.reason)
+                    self._close(item)
                     return
                 if isinstance(item, Update):
                     self._send_update(item)
@@ -263,12 +213,29 @@ class Connection:
                 elif isinstance(item, Resume):
                     self._resume(item.since)
                 else:
-                    self.ws.send(item)
-        except (ConnectionClosed, OSError):
-            self.outbox.finish(Close(1006, "gone"))
+                    self._send(item)
+            except (ConnectionClosed, OSError):
+                self.outbox.finish(Close(1006, "gone"))
+            except Exception:  # a fault in one socket's message must not stop the rest of the table's
+                log.exception("could not write to a socket of game %s; closing it", self.code)
+                self.outbox.finish(Close(1011, "internal error"))
+
+    def _send(self, text: str) -> None:
+        """Send one message, noting while it waits for the client (`stuck`)."""
+        self.sending_since = time.monotonic()
+        try:
+            self.ws.send(text)
+        finally:
+            self.sending_since = 0.0
+
+    def _close(self, close: Close) -> None:
+        with contextlib.suppress(ConnectionClosed, OSError):
+            if close.last is not None:
+                self._send(close.last)
+            self.ws.close(close.code, close.reason)
 
     def _ping_text(self) -> str:
-        return dumps({"type": "ping", "version": self._latest()})
+        return dumps({"type": "ping", "version": self._newest_version()})
 
     def _update_text(self, update: Update) -> str:
         """The update's message for this socket: a patch when it asked for patches and one fits."""
@@ -277,11 +244,11 @@ class Connection:
 
     def _tell(self, message: str) -> None:
         """Send a message that tells the client a version (a snapshot, an update, a ping)."""
-        self.ws.send(message)
+        self._send(message)
         self.told_at = time.monotonic()
 
-    def _latest(self) -> int:
-        return max(self.rooms.latest(self.code), self.version)
+    def _newest_version(self) -> int:
+        return max(self.rooms.version(self.code), self.version)
 
     def _send_update(self, update: Update) -> None:
         """Send what brings this socket from its version to the update's: a patch when the socket
@@ -302,7 +269,7 @@ class Connection:
 
     def _send_unavailable(self) -> None:
         status, body = refusal(Unavailable(), self.language)
-        self.ws.send(dumps({"type": "error", "id": None, "status": status, **body}))
+        self._send(dumps({"type": "error", "id": None, "status": status, **body}))
 
     def _catch_up(self, since: int) -> None:
         """Send every event after `since` and the current state; a snapshot when `since` is ahead."""

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+from .errors import LANGUAGES
 from .schemas import DEFAULT_GAME, GAMES, common
 from .schemas.common import ActionSchema, GameSchemas
 from .service import CODE_ALPHABET, CODE_LENGTH, IDEMPOTENCY_KEY
@@ -44,6 +45,16 @@ WS_HANDSHAKE = [
     )
 ]
 """The headers of a WebSocket handshake (RFC 6455); a GET without them is 400."""
+
+WS_ACCEPTED = {
+    name: {"required": True, "schema": {"type": "string", **schema}}
+    for name, schema in (
+        ("Upgrade", {"enum": ["websocket"]}),
+        ("Connection", {"enum": ["Upgrade"]}),
+        ("Sec-WebSocket-Accept", {"description": "base64 of the SHA-1 of the key and RFC 6455's GUID"}),
+    )
+}
+"""The headers of the 101 that opens the socket (RFC 6455)."""
 
 
 def _json(schema: Any, description: str) -> dict[str, Any]:
@@ -187,20 +198,34 @@ def build_spec() -> dict[str, Any]:
         "responses": {201: _json("Joined", "Seated"), 410: _json("Error", "The link was used or expired"),
                       **_errors(400, 404, 413, 429, 503)},
     }})
+    # A page shows one language: its ruleset's texts ({"nl", "en"}) in that one alone ({"en"}).
+    texts_language = {"name": "lang", "in": "query", "required": False,
+                      "schema": {"type": "string", "enum": list(LANGUAGES)},
+                      "description": "every text of the ruleset in this language alone; both without it"}
     spec.path(path="/api/rulesets/{game}", parameters=[{
         "name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(GAMES)},
-    }], operations={"get": {
+    }, texts_language], operations={"get": {
         "summary": "A game's ruleset with its house defaults, before any game is made",
-        "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(404)},
+        "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(400, 404)},
+    }})
+    spec.path(path="/api/rulesets/{game}/rules", parameters=[{
+        "name": "game", "in": "path", "required": True, "schema": {"type": "string", "enum": list(GAMES)},
+    }], operations={"get": {
+        "summary": "The rulebook's texts of a game with its house defaults",
+        "responses": {200: _json({"type": "object"}, "The rulebook"), **_errors(404)},
     }})
     spec.path(path="/api/games/{code}/dice-device", parameters=[CODE], operations={"post": {
         "summary": "Link a table device that rolls for whoever's turn it is (host only; games with dice)",
         "security": bearer,
         "responses": {201: _json("DiceDevice", "Linked"), **_errors(400, 401, 403, 404, 429, 503)},
     }})
-    spec.path(path="/api/games/{code}/ruleset", parameters=[CODE], operations={"get": {
+    spec.path(path="/api/games/{code}/ruleset", parameters=[CODE, texts_language], operations={"get": {
         "summary": "The ruleset data the game is played with",
-        "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(401, 404, 429, 503)},
+        "responses": {200: _json({"type": "object"}, "The ruleset"), **_errors(400, 401, 404, 429, 503)},
+    }})
+    spec.path(path="/api/games/{code}/rules", parameters=[CODE], operations={"get": {
+        "summary": "The rulebook's texts of the game: its chapters and rules, numbers filled in",
+        "responses": {200: _json({"type": "object"}, "The rulebook"), **_errors(401, 404, 429, 503)},
     }})
     actions_route = [CODE, IDEMPOTENCY_KEY_HEADER]
     spec.path(path="/api/games/{code}/actions", parameters=actions_route, operations={"post": {
@@ -238,8 +263,12 @@ def build_spec() -> dict[str, Any]:
                         "description": "patch: each change as an RFC 6902 JSON Patch of the viewer's state",
                         "schema": {"type": "string", "enum": ["full", "patch"], "default": "full"}},
                        *WS_HANDSHAKE],
-        "responses": {101: {"description": "Switching protocols"}, **_errors(401, 404, 429, 503),
-                      400: _json("Error", "Not a WebSocket handshake"),
+        "responses": {101: {"description": "Switching protocols: the socket is open",
+                            "headers": WS_ACCEPTED},
+                      **_errors(401, 404, 429, 503),
+                      400: _json("Error", "Not a WebSocket handshake (a plain GET, or a handshake without "
+                                          "its key or version 13: `fields._handshake` names the missing "
+                                          "header), or an `updates` that is neither full nor patch"),
                       403: _json("Error", "Another site's Origin")},
     }})
     document: dict[str, Any] = _nullable_refs(spec.to_dict())

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from dataclasses import dataclass
 
-from .update import Update
+from ..room import Update
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,8 @@ Item = Update | Resume | Ping | str
 class Outbox:
     """A socket's bounded queue of outgoing items; once finished, it yields only its `Close`.
 
-    It never waits: whoever hands the socket an item then drains the outbox (web/connection.py).
+    Handing an item over never waits (a full outbox says so instead); the socket's one writer waits
+    in `take` for the next item (web/connection.py).
     """
 
     def __init__(self, size: int) -> None:
@@ -44,36 +46,40 @@ class Outbox:
         self._size = size
         self._final: Close | None = None
         self._ended = False  # the final Close was taken
+        self._ready = threading.Condition()
 
     def put(self, item: Item) -> bool:
         """Queue an item; False when the outbox is full (the socket is too slow)."""
-        if self._final is None:
-            if len(self._items) >= self._size:
-                return False
-            self._items.append(item)
-        return True
+        with self._ready:
+            if self._final is None:
+                if len(self._items) >= self._size:
+                    return False
+                self._items.append(item)
+                self._ready.notify()
+            return True
 
     def finish(self, final: Close) -> None:
         """Drop whatever waits and make `final` the next and last item (the first finish wins)."""
-        if self._final is None:
-            self._final = final
-            self._items.clear()
+        with self._ready:
+            if self._final is None:
+                self._final = final
+                self._items.clear()
+                self._ready.notify()
 
     @property
     def finished(self) -> bool:
         """True once the socket is being closed."""
         return self._final is not None
 
-    @property
-    def waiting(self) -> bool:
-        """Whether `take` has something to return."""
-        return bool(self._items) if self._final is None else not self._ended
-
-    def take(self) -> Item | Close | None:
-        """Return the next item, or the final Close (once), or None when nothing waits."""
-        if self._final is not None:
+    def take(self, timeout: float | None = None) -> Item | Close | None:
+        """Return the next item, or the final Close (once), waiting up to `timeout` seconds (None:
+        as long as it takes) for one; None when nothing came, or the Close was taken already."""
+        with self._ready:
+            if not self._ready.wait_for(lambda: self._items or self._final is not None, timeout):
+                return None
+            if self._final is None:
+                return self._items.popleft()
             if self._ended:
                 return None
             self._ended = True
             return self._final
-        return self._items.popleft() if self._items else None

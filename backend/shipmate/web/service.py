@@ -1,18 +1,21 @@
-"""What the API does, shared by the HTTP routes and the WebSocket: authenticate, act, view, join."""
+"""What the API does, shared by the HTTP routes and the WebSocket: authenticate, act, view, join.
+
+An action is the game's room's to run (room/): here it is read, checked and answered as the API
+says, with the HTTP-level refusals (401, 404, 409, 429) and the Idempotency-Key's answers.
+"""
 
 from __future__ import annotations
 
-import logging
 import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from flask import current_app, request
 
-from ..codec import dumpb_kept, dumps
+from ..codec import dumpb, dumpb_kept, dumps, loads
+from ..room import Change, Remember, Room, Rooms, Update
 from ..rules import (
     DICE,
     HOST,
@@ -29,18 +32,16 @@ from ..rules import (
     view_for,
 )
 from ..store import (
-    Change,
-    Claim,
-    ClaimLost,
+    Answered,
     Conflict,
     GameStore,
-    Remember,
     Retired,
     Seats,
-    Unavailable,
     hash_token,
+    keys,
 )
 from .errors import (
+    LANGUAGES,
     Answer,
     ApiError,
     BadRequest,
@@ -52,7 +53,6 @@ from .errors import (
     UnknownGameKind,
     refusal,
 )
-from .rooms import Rooms
 from .schemas import for_game, load_creation
 from .schemas.common import EventsQuerySchema, JoinSchema, load
 from .urls import join_url
@@ -60,8 +60,6 @@ from .urls import join_url
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
-
-log = logging.getLogger(__name__)
 
 
 def store() -> GameStore:
@@ -144,31 +142,65 @@ def new_code() -> str:
 RULESETS_KEPT = 256
 """Rulesets kept as JSON: one per game and options in use (most tables play with the defaults)."""
 
-_rulesets: dict[str, bytes] = {}
+RULE_TEXTS = ("source", "chapters", "rules")
+"""The rulebook's parts served apart from the ruleset: only the rulebook and a rule opened read them."""
+
+_rulesets: dict[str, dict[str, bytes]] = {}
 
 
-def ruleset_json(state: State) -> bytes:
-    """Return the ruleset a game is played with, as JSON.
+def _in_language(value: Any, language: str) -> Any:
+    """`value` with each of its texts ({"nl": …, "en": …}) in `language` alone ({language: …})."""
+    if isinstance(value, dict):
+        if value.keys() == set(LANGUAGES):
+            return {language: value[language]}
+        return {key: _in_language(part, language) for key, part in value.items()}
+    if isinstance(value, list):
+        return [_in_language(part, language) for part in value]
+    return value
+
+
+def _served(state: State) -> dict[str, bytes]:
+    """Return the ruleset a game is played with and its rulebook's texts, as JSON.
 
     A ruleset is the game's data with its options (house rules) applied, and the options are fixed
-    when the game is made: it is made once per game and options, not once per request (its rules'
-    texts in two languages make it the largest answer of the API).
+    when the game is made: both are made once per game and options, not once per request. The
+    ruleset's `rules` keeps the first evening's guide; the rule texts in two languages, the largest
+    part, are their own answer, so that a page that shows none of them loads none of them. A page
+    shows one language: it asks for the ruleset with its texts in that one (`en`, `nl`), and for
+    the other's only when a player switches.
     """
     key = dumps([state["game"], state["options"]])
     made = _rulesets.get(key)
     if made is None:
         if len(_rulesets) >= RULESETS_KEPT:
             _rulesets.clear()
-        made = _rulesets[key] = dumpb_kept(ruleset(state))
+        data = dict(ruleset(state))
+        book = data["rules"]
+        data["rules"] = {part: value for part, value in book.items() if part not in RULE_TEXTS}
+        made = _rulesets[key] = {
+            "ruleset": dumpb_kept(data), "rules": dumpb_kept({part: book[part] for part in RULE_TEXTS}),
+            **{language: dumpb_kept(_in_language(data, language)) for language in LANGUAGES},
+        }
     return made
 
 
-def default_ruleset(game: str) -> bytes:
-    """Return the ruleset a new game of `game` is played with when no option is changed (404 for none)."""
+def ruleset_json(state: State, language: str | None = None) -> bytes:
+    """Return the ruleset a game is played with, as JSON (its rule texts apart: `rules_json`), its
+    texts in both languages or, with `language`, in that one."""
+    return _served(state)[language or "ruleset"]
+
+
+def rules_json(state: State) -> bytes:
+    """Return the rulebook's texts of a game, ``{"source", "chapters", "rules"}``, as JSON."""
+    return _served(state)["rules"]
+
+
+def default_state(game: str) -> State:
+    """Return a new game of `game` with no option changed, for its default ruleset (404 for none)."""
     if game not in game_names():
         raise UnknownGameKind(game)
     state, _ = create(game, "RULESET", {}, "00" * 32)
-    return ruleset_json(state)
+    return state
 
 
 def create_game(body: Any) -> dict[str, str]:
@@ -187,18 +219,16 @@ def create_game(body: Any) -> dict[str, str]:
         return {"code": code, "host_token": host_token, "join_url": join_url(code)}
 
 
-def _commit(code: str, action: Action, actor: Viewer, **options: Any) -> Change:
-    """Commit an action on the newest state known here, and hand the change to the game's room."""
+def _act_in(room: Room, action: Action, actor: Viewer, keyed: Keyed | None = None, **options: Any) -> Change:
+    """Run an action in the game's room: 404 for a game gone, 401 for a seat moved meanwhile."""
     try:
-        change = store().act(code, action, actor, **options)
+        return room.act(action, actor, remember=keyed.remember if keyed else None, **options)
     except KeyError as exc:
-        if exc.args != (code,):
+        if exc.args != (room.code,):
             raise
-        raise GameNotFound(code) from None
+        raise GameNotFound(room.code) from None
     except Retired:
         raise SeatMoved() from None
-    rooms().committed(code, change.state, change.events)
-    return change
 
 
 def _joined(events: list[Event]) -> str:
@@ -211,7 +241,7 @@ def join(code: str, body: Any) -> dict[str, str]:
     payload = load(JoinSchema(), body)
     token = secrets.token_urlsafe(16)
     action = {"type": "join", "name": payload["name"], "character": payload["character"]}
-    change = _commit(code, action, PUBLIC,
+    change = _act_in(rooms().room(code), action, PUBLIC,
                      new_token=lambda events: (hash_token(token), {"player": _joined(events)}))
     return {"player_id": _joined(change.events), "token": token}
 
@@ -241,11 +271,6 @@ def update_body(state: State, events: list[Event], viewer: Viewer) -> dict[str, 
     }
 
 
-def _stored_success(change: Change, viewer: Viewer) -> dict[str, Any]:
-    """Return a change's answer as an Idempotency-Key keeps it: ``{"status": 200, "body"}``."""
-    return {"status": 200, "body": update_body(change.state, change.events, viewer)}
-
-
 Shown = Callable[[Change, Viewer], dict[str, Any]]
 """How a change is shown to the caller whose action made it: ``{"version", "events", "state"}``."""
 
@@ -254,21 +279,75 @@ def _shown(change: Change, viewer: Viewer) -> dict[str, Any]:
     return update_body(change.state, change.events, viewer)
 
 
-def _apply(code: str, caller: Caller, body: Any, language: str, remember: Remember | None = None,
+class Keyed:
+    """The answers of one action under an Idempotency-Key, made before the step that stores them.
+
+    A change's answer is the JSON its update carries to the sockets here (the room makes the update
+    before the commit and hands it to its sockets after it), or, with no socket here, the body the
+    request is answered with: what is stored is what is sent, made and encoded once.
+    """
+
+    def __init__(self, code: str, caller: Caller, key: str, language: str) -> None:
+        assert caller.token_hash is not None  # a key belongs to its token
+        self.viewer = caller.viewer
+        self.language = language
+        self.expected = -1
+        self.made: Update | None = None
+        self.body: dict[str, Any] = {}
+        self.name = keys.idempotency(code, caller.token_hash, key)
+
+    @property
+    def remember(self) -> Remember:
+        """What the room stores the answer under, and how it makes it. Made when asked and never kept
+        here: kept, its bound methods would make a cycle with this object, and every action's answer,
+        update and views would wait for the garbage collector instead of going when the action ends."""
+        return Remember(self.name, self.success, self.refusal)
+
+    def success(self, change: Change) -> bytes:
+        """Return a change's answer ``{"status": 200, "body"}`` as stored."""
+        self.made = change.update
+        self.body = (update_body(change.state, change.events, self.viewer) if self.made is None
+                     else self.made.body_for(self.viewer))
+        return dumpb({"status": 200, "body": self.body})
+
+    def refusal(self, exc: Exception) -> bytes:
+        """Return a refusal's answer ``{"status", "body"}`` as stored (Conflict: the stale version)."""
+        if isinstance(exc, Conflict):
+            exc = StaleVersion(self.expected, exc.current)
+        status, body = refusal(exc, self.language)
+        return dumpb({"status": status, "body": body})
+
+    def shown(self, change: Change, shown: Shown) -> dict[str, Any]:
+        """Return the body of the answer that was stored with `change`: the very one made for it,
+        or, when it was made of the room's update, as the caller shows that update."""
+        return self.body if self.made is None else shown(change, self.viewer)
+
+
+def _apply(code: str, caller: Caller, body: Any, language: str, keyed: Keyed | None = None,
            shown: Shown = _shown) -> Answer:
+    room = rooms().room(code)
     try:
-        known = rooms().state(code) or load_state(code)
-        action, expected = for_game(known["game"]).load_action(body)
         try:
-            change = _commit(code, action, caller.viewer, known=known, expected_version=expected,
-                             remember=remember, acting=caller.acting)
-        except Conflict as exc:
-            raise StaleVersion(expected if expected is not None else -1, exc.current) from None
-    except (ApiError, ShipmateError) as exc:
-        return refusal(exc, language)
-    if remember is None:
+            known = room.newest() or load_state(code)
+            action, expected = for_game(known["game"]).load_action(body)
+            if keyed is not None:
+                keyed.expected = expected if expected is not None else -1
+            try:
+                change = _act_in(room, action, caller.viewer, keyed, known=known, expected_version=expected,
+                                 acting=caller.acting)
+            except Conflict as exc:
+                raise StaleVersion(expected if expected is not None else -1, exc.current) from None
+        except (ApiError, ShipmateError) as exc:
+            if keyed is None:
+                return refusal(exc, language)
+            # refused before the rules were asked (a malformed action, a retired token, a game gone)
+            raise Answered(room.refuse(keyed.remember, exc)) from None
+    except Answered as answered:
+        found = loads(answered.answer)
+        return int(found["status"]), found["body"]
+    if keyed is None:
         return 200, shown(change, caller.viewer)
-    return change.answer["status"], change.answer["body"]
+    return 200, keyed.shown(change, shown)
 
 
 def act(code: str, token: str | None, body: Any, idempotency_key: str | None, language: str,
@@ -280,51 +359,19 @@ def act(code: str, token: str | None, body: Any, idempotency_key: str | None, la
     success's body (a socket takes the JSON its update carries).
 
     The answer under an Idempotency-Key, success or refusal, is stored for 24 hours and given to
-    every retry with that key; a retry that arrives while the first is running waits for it. A
-    change's answer is made before its commit and stored by the commit itself, so a change is never
-    left without its answer; a refusal changes nothing and is stored after it. The first attempt
-    holds the key with a lease it renews while it works: a retry that finds the lease lapsed (the
-    first attempt's server died, or stalled) takes the key over and decides; the stalled attempt then
-    stores nothing and answers with the retry's answer.
+    every retry with that key, whatever the retry's action. The key's record is read and written in
+    the step that commits the change, or that checks a refusal still stands (`Room.act`), so an
+    action under a key makes the round trips of one without, and a change is never stored without
+    its answer. A retry that arrives while the first request still works decides too, but only the
+    first of the two steps to run stores anything: the other finds its answer, and answers with it.
     Raises ApiError when the caller is not known (401, 404, 429) and Unavailable without Redis.
     """
     if not token:
         raise Unauthorized()
     if caller is None or caller.token_hash is None:
         caller = authenticate(code, token)
-    assert caller.token_hash is not None  # a token was given and authenticate did not refuse it
     if idempotency_key is None:
         return _apply(code, caller, body, language, shown=shown)
     if not IDEMPOTENCY_KEY.match(idempotency_key):
         return refusal(BadRequest({"Idempotency-Key": ["1 to 128 visible ASCII characters."]}), language)
-    while True:
-        found = store().answers.remembered(code, caller.token_hash, idempotency_key)
-        if not isinstance(found, Claim):
-            return int(found["status"]), found["body"]
-        answered = _first_answer(code, caller, body, language, found, shown)
-        if answered is not None:
-            return answered
-        # The claim lapsed and a retry took it over: that retry's answer is this request's too.
-
-
-def _first_answer(code: str, caller: Caller, body: Any, language: str, claim: Claim,
-                  shown: Shown) -> Answer | None:
-    """Decide an action under a claimed Idempotency-Key and store its answer; None if the claim was lost."""
-    assert caller.token_hash is not None
-    remember = Remember(claim, partial(_stored_success, viewer=caller.viewer))
-    with store().answers.working(claim):
-        try:
-            status, answer = _apply(code, caller, body, language, remember, shown)
-        except ClaimLost:
-            return None
-        except BaseException:
-            store().answers.forget(claim)
-            raise
-        if status == 200:  # stored by the commit
-            return status, answer
-        try:
-            if not store().answers.remember(claim, {"status": status, "body": answer}):
-                return None
-        except Unavailable:  # nothing changed; a retry after the claim lapses decides again
-            log.warning("could not store a refusal under an Idempotency-Key of game %s", code)
-        return status, answer
+    return _apply(code, caller, body, language, Keyed(code, caller, idempotency_key, language), shown)

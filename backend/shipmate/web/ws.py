@@ -1,24 +1,26 @@
 """WS /ws/games/{code}?token=…: a snapshot, then every change as the socket's viewer may see it.
 
-wsproto speaks the protocol (web/transport.py): the request's own thread makes the handshake, then
-serves the socket (web/connection.py) until it closes; a keep-alive ping goes out when the client
-has been silent for WS_KEEPALIVE seconds, and a client silent past the next one is closed.
+flask-sock speaks the protocol: the checks below answer a bad handshake as HTTP before the
+upgrade, then the request's own thread serves the socket (web/connection.py) until it closes. The
+library sends a protocol ping every WS_KEEPALIVE seconds and closes a client that has not answered
+one by the next (1008), and closes a message over MAX_CONTENT_LENGTH (1009).
 """
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
-from wsproto.utilities import RemoteProtocolError
+from flask import Blueprint, Flask, current_app, g, request
+from flask_sock import Sock
 
 from . import service
 from .connection import Connection
-from .errors import ApiError, BadRequest, refusal, request_language
-from .transport import WebSocket
+from .errors import ApiError, BadRequest, request_language
 
 bp = Blueprint("ws", __name__)
 
@@ -60,7 +62,7 @@ class AddressCounts:
         self._lock = threading.Lock()
         self._counts: Counter[str] = Counter()
 
-    def claim(self, address: str) -> bool:
+    def count_in(self, address: str) -> bool:
         """Count one more socket from `address`; False (nothing counted) past the cap."""
         with self._lock:
             if self._counts[address] >= self.most:
@@ -68,7 +70,7 @@ class AddressCounts:
             self._counts[address] += 1
             return True
 
-    def release(self, address: str) -> None:
+    def count_out(self, address: str) -> None:
         """Count a socket out again."""
         with self._lock:
             self._counts[address] -= 1
@@ -76,17 +78,29 @@ class AddressCounts:
 
 
 def init_app(app: Flask) -> None:
-    """Attach this process's socket counts per address to `app`."""
+    """Attach this process's socket counts per address to `app`, and flask-sock's options."""
     app.extensions["shipmate.addresses"] = AddressCounts(int(app.config["WS_MAX_PER_ADDRESS"]))
+    app.config["SOCK_SERVER_OPTIONS"] = {"ping_interval": float(app.config["WS_KEEPALIVE"]),
+                                         "max_message_size": int(app.config["MAX_CONTENT_LENGTH"])}
+
+
+def _check_upgrade() -> None:
+    """Refuse a handshake that lacks what RFC 6455 asks of it (the router checked the Upgrade); any
+    key is answered."""
+    if not request.headers.get("Sec-WebSocket-Key"):
+        raise BadRequest({"_handshake": ["Missing header, 'Sec-WebSocket-Key'"]})
+    if request.headers.get("Sec-WebSocket-Version") != "13":
+        raise BadRequest({"_handshake": ["Missing header, 'Sec-WebSocket-Version'"]})
 
 
 @bp.before_request
 def check_handshake() -> None:
     """Refuse a bad handshake before the upgrade.
 
-    A foreign Origin is 403, an unknown game 404, an unknown token 401, and a socket past this
-    process's cap for the game or the client's address 429.
+    A handshake without its key or version is 400, a foreign Origin 403, an unknown game 404, an
+    unknown token 401, and a socket past this process's cap for the game or the client's address 429.
     """
+    _check_upgrade()
     origin = request.headers.get("Origin")
     if origin and urlsplit(origin).netloc.lower() != request.host.lower():
         raise ForbiddenOrigin(origin)
@@ -95,23 +109,28 @@ def check_handshake() -> None:
         raise BadRequest({"updates": [f"One of: {', '.join(UPDATES)}."]})
     g.caller = service.authenticate(code, request.args.get("token"))
     address = request.remote_addr or "-"
-    if not current_app.extensions["shipmate.addresses"].claim(address):
+    if not current_app.extensions["shipmate.addresses"].count_in(address):
         raise TooManySockets()
     g.address = address
-    if not service.rooms().claim(code, int(current_app.config["WS_MAX_PER_GAME"])):
+    if not service.rooms().count_in(code, int(current_app.config["WS_MAX_PER_GAME"])):
         raise TooManySockets()
     g.room = code
+    # Browsers offer permessage-deflate, and simple-websocket accepts any offer: the request comes
+    # to the library without it. Compressed, a patch takes 64 bytes on the wire instead of 515, but
+    # each socket keeps zlib's state (185 KiB of the worker per socket against 79 KiB) and compresses
+    # the JSON its viewers share once per socket; a table's Wi-Fi has room, its server's memory less.
+    request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
 
 @bp.teardown_request
-def release_claims(_: BaseException | None) -> None:
+def count_out(_: BaseException | None) -> None:
     """Count the socket out when its request ends (the socket closed, or the upgrade failed)."""
     address = g.pop("address", None)
     if address is not None:
-        current_app.extensions["shipmate.addresses"].release(address)
+        current_app.extensions["shipmate.addresses"].count_out(address)
     code = g.pop("room", None)
     if code is not None:
-        service.rooms().release(code)
+        service.rooms().count_out(code)
 
 
 @bp.errorhandler(ConnectionError)
@@ -120,36 +139,19 @@ def client_gone(_: ConnectionError) -> tuple[str, int]:
     return "", 400
 
 
-@bp.errorhandler(RemoteProtocolError)
-def not_a_handshake(exc: RemoteProtocolError) -> tuple[Response, int]:
-    """Refuse a GET whose WebSocket handshake headers are missing or wrong: the client's fault, 400."""
-    status, body = refusal(BadRequest({"_handshake": [str(exc)]}), request_language())
-    return jsonify(body), status
-
-
-class Upgraded(Response):
-    """What the socket's request returns once the socket has ended: nothing more to write.
-
-    gunicorn's workers take a StopIteration from the response as "this connection was handled;
-    close it" (flask-sock ends its sockets the same way).
-    """
-
-    def __call__(self, *_: Any) -> Any:
-        raise StopIteration
-
-
-@bp.route("/ws/games/<code>", websocket=True)
-def game_socket(code: str) -> Response:
-    """Serve one socket until it closes."""
+def game_socket(ws: Any, code: str) -> None:
+    """Serve one socket until it closes; cut the connection of one whose writer is stuck."""
+    connection = Connection(ws, code, g.caller, request.args.get("token"), request_language(),
+                            service.rooms(), service.store(), current_app.config,
+                            patches=request.args.get("updates") == "patch")
+    connection.serve()
     raw = request.environ.get("gunicorn.socket")
-    if raw is None:
-        raise RuntimeError("WebSockets are served under gunicorn (shipmate serve, deploy/gunicorn.conf.py)")
-    config = current_app.config
-    ws = WebSocket(raw, request.environ, keepalive=float(config["WS_KEEPALIVE"]),
-                   max_message_size=int(config["MAX_CONTENT_LENGTH"]))
-    try:
-        Connection(ws, code, g.caller, request.args.get("token"), request_language(), service.rooms(),
-                   service.store(), config, patches=request.args.get("updates") == "patch").serve()
-    finally:
-        ws.shutdown()
-    return Upgraded()
+    if connection.writer.is_alive() and raw is not None:
+        # The writer waits on a client that takes nothing: end the connection under it (gunicorn's
+        # socket, which the request carries), so that its send, and the socket, end now.
+        with contextlib.suppress(OSError):
+            raw.shutdown(socket.SHUT_RDWR)
+
+
+sock = Sock()
+sock.route("/ws/games/<code>", bp=bp)(game_socket)

@@ -15,6 +15,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from marshmallow.exceptions import SCHEMA
 
 from ...codec import dumps, loads
+from ...rules.core import UNDO_REASON_MAX
 from ...rules.table import NAME_MAX
 from ..errors import BadRequest, Fields
 
@@ -166,7 +167,14 @@ class ActionSchema(Strict):
 
 
 class NoParametersSchema(ActionSchema):
-    """An action with no parameters (e.g. roll, end_turn, finish_phase, agree, undo)."""
+    """An action with no parameters (e.g. roll, end_turn, finish_phase, agree)."""
+
+
+class UndoSchema(ActionSchema):
+    """`undo {reason?}` (host): take back the latest change; the reason is told in the table's story."""
+
+    reason = fields.String(validate=validate.Length(max=UNDO_REASON_MAX), metadata={
+        "description": "why the host takes it back (told in the table's story); blank says none"})
 
 
 class OfferIdSchema(ActionSchema):
@@ -189,7 +197,7 @@ class GuideSchema(ActionSchema):
             raise ValidationError("Give a 'step', or 'skip': true.", "step")
 
 
-CORE_ACTIONS: dict[str, type[ActionSchema]] = {"undo": NoParametersSchema, "guide": GuideSchema}
+CORE_ACTIONS: dict[str, type[ActionSchema]] = {"undo": UndoSchema, "guide": GuideSchema}
 """The actions the core decides for every game (the host takes back the latest change, or ticks
 the first evening's guide)."""
 

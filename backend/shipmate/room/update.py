@@ -3,7 +3,7 @@
 A published change (``{"version", "events", "state"}``) becomes one `Update`. Its JSON for each viewer
 is made on first need and shared by every socket of that viewer; when the update of the version just
 before is known, a socket at that version gets an RFC 6902 patch of its view instead of the whole
-view (`web.patches`).
+view (`room.patches`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Show(Protocol):
         """Return `events` as `viewer` may see them."""
 
 
-class Shown:
+class RulesShow:
     """The game's own views and event views (`rules.Views`, `rules.event_view_for`)."""
 
     def views(self, state: State, before: ViewsOf | None) -> ViewsOf:
@@ -39,7 +39,7 @@ class Shown:
         return [event_view_for(state, event, viewer) for event in events]
 
 
-SHOWN = Shown()
+RULES_SHOW = RulesShow()
 
 
 class Update:
@@ -51,7 +51,8 @@ class Update:
     at once may both make it; both get the same text.
     """
 
-    def __init__(self, message: dict[str, Any], show: Show = SHOWN, before: Update | None = None) -> None:
+    def __init__(self, message: dict[str, Any], show: Show = RULES_SHOW,
+                 before: Update | None = None) -> None:
         self.version: int = message["version"]
         self.events: list[Event] = message["events"]
         self.state: State = message["state"]

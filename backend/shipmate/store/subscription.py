@@ -1,4 +1,4 @@
-"""This process's one Redis subscription: the channels of the games that have sockets here.
+"""This process's one Redis subscription: it follows the channels of the games that have sockets here.
 
 One thread reads redis-py's PubSub and hands every message to `on_message(code, data)`. A channel's
 confirmation goes to `on_subscribed(code)`; after a lost connection every channel is confirmed
@@ -11,7 +11,7 @@ A game is followed on two channels at once: its own, and this server's listener 
 which Redis carries out whole, between two other commands, so it counts this server on the listener
 channel exactly while it hears the game's channel: a commit of this server is published only when
 someone else hears it (store/scripts.py), since this server hands its own changes to its sockets
-itself.
+itself (room/room.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from typing import Any
 
 import redis
 
-from ..store import keys, node_url
+from . import keys
+from .client import node_url
 
 log = logging.getLogger(__name__)
 
