@@ -31,7 +31,7 @@ export const api = {
   createGame: (options, game = 'quest1607') => request('POST', '/api/games', { body: { game, options } }),
   join: (code, name, character) => request('POST', `/api/games/${encodeURIComponent(code)}/players`, { body: { name, character } }),
   state: (code, token) => request('GET', `/api/games/${encodeURIComponent(code)}`, { token }),
-  ruleset: (code) => request('GET', `/api/games/${encodeURIComponent(code)}/ruleset`),
+  ruleset: (code, language) => request('GET', `/api/games/${encodeURIComponent(code)}/ruleset${language ? `?lang=${language}` : ''}`),
   defaultRuleset: (game) => request('GET', `/api/rulesets/${encodeURIComponent(game)}`),
   events: (code, since, token) => request('GET', `/api/games/${encodeURIComponent(code)}/events?since=${since}`, { token }),
   /** Post an action; a retry of the same action passes the same `key`, so it is applied once. */

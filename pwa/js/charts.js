@@ -1,29 +1,33 @@
 // Inline SVG charts built here from numbers; every label is escaped. Colours come with a dash
-// pattern and a marker shape per series, and the legend names each one, so colour never stands alone.
+// pattern and a marker shape per series, and the legend names each one, so colour never stands alone;
+// every marker fills the same square, and a count's axis is marked at even steps (1, 2, 5, 10 …).
 import { escapeHtml } from './html.js';
+import { niceTicks } from './logic/stats.js';
 
 const DASHES = ['', '8 4', '2 4', '12 4 2 4', '4 4', '1 3'];
 const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'circle', 'square'];
+/** Half the side of the box every marker fills, whatever its shape, in the chart and in its legend. */
+const R = 5;
 
 function marker(shape, x, y, colour) {
   const c = escapeHtml(colour);
-  if (shape === 'square') return `<rect x="${x - 5}" y="${y - 5}" width="10" height="10" fill="${c}"/>`;
-  if (shape === 'triangle') return `<path d="M${x} ${y - 6}L${x + 6} ${y + 5}L${x - 6} ${y + 5}Z" fill="${c}"/>`;
-  if (shape === 'diamond') return `<path d="M${x} ${y - 6}L${x + 6} ${y}L${x} ${y + 6}L${x - 6} ${y}Z" fill="${c}"/>`;
-  return `<circle cx="${x}" cy="${y}" r="5" fill="${c}"/>`;
+  if (shape === 'square') return `<rect x="${x - R}" y="${y - R}" width="${2 * R}" height="${2 * R}" fill="${c}" class="marker"/>`;
+  if (shape === 'triangle') return `<path d="M${x} ${y - R}L${x + R} ${y + R}L${x - R} ${y + R}Z" fill="${c}" class="marker"/>`;
+  if (shape === 'diamond') return `<path d="M${x} ${y - R}L${x + R} ${y}L${x} ${y + R}L${x - R} ${y}Z" fill="${c}" class="marker"/>`;
+  return `<circle cx="${x}" cy="${y}" r="${R}" fill="${c}" class="marker"/>`;
 }
 
 /** A line chart: series = [{name, colour, values}], x = labels. */
 export function lineChart({ title, x, series, width = 640, height = 300, yLabels = null }) {
   const pad = { l: yLabels ? 70 : 44, r: 16, t: 28, b: 36 };
   const values = series.flatMap((s) => s.values);
-  const max = yLabels ? yLabels.length - 1 : Math.max(1, ...values);
-  const min = yLabels ? 0 : Math.min(0, ...values); // nothing is ever drawn below the axis
+  const even = yLabels ? null : niceTicks(Math.min(0, ...values), Math.max(1, ...values)); // nothing drawn below the axis
+  const max = yLabels ? yLabels.length - 1 : even[even.length - 1];
+  const min = yLabels ? 0 : even[0];
   const n = Math.max(1, x.length - 1);
   const px = (i) => pad.l + (i * (width - pad.l - pad.r)) / n;
   const py = (v) => height - pad.b - ((v - min) * (height - pad.t - pad.b)) / (max - min);
-  const ticks = yLabels ? yLabels.map((label, v) => [v, label])
-    : [...new Set([0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(min + (max - min) * f)))].map((v) => [v, String(v)]);
+  const ticks = yLabels ? yLabels.map((label, v) => [v, label]) : even.map((v) => [v, String(v)]);
   const grid = ticks.map(([v, label]) => `<line x1="${pad.l}" x2="${width - pad.r}" y1="${py(v)}" y2="${py(v)}" class="grid"/><text x="${pad.l - 6}" y="${py(v) + 4}" text-anchor="end">${escapeHtml(label)}</text>`).join('');
   const labels = x.map((label, i) => `<text x="${px(i)}" y="${height - pad.b + 18}" text-anchor="middle">${escapeHtml(label)}</text>`).join('');
   const lines = series.map((s, k) => {

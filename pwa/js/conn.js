@@ -3,7 +3,8 @@
 // snapshot come as patches of the view before (`updates=patch`, for phones on a busy Wi-Fi); a patch
 // that does not follow this page's version is answered with `resume`. It carries actions too (`ask`:
 // an action frame, then its result), and hears who is at the table (`presence`) and that the seat
-// moved to another phone (then it stops).
+// moved to another phone (then it stops). The server is the truth: one that came back behind this
+// page (an older backup restored) is taken as it is, and the page is told (`onBehind`).
 import { answers } from './logic/actions.js';
 import { applyPatch } from './logic/patch.js';
 
@@ -16,7 +17,8 @@ export class LiveGame {
    * @param {string} code
    * @param {string|null} token   null for the public view
    * @param {{onState: Function, onEvents?: Function, onStatus?: Function, onPresence?: Function,
-   *   onSeatMoved?: Function, onRefused?: Function}} handlers  onRefused: closed before it opened
+   *   onSeatMoved?: Function, onRefused?: Function, onBehind?: Function}} handlers  onRefused: closed
+   *   before it opened; onBehind(ahead, version): the server's snapshot is older than this page's view
    */
   constructor(code, token, handlers) {
     this.code = code;
@@ -118,10 +120,13 @@ export class LiveGame {
 
   /**
    * Send an action frame (waiting for a socket that is still connecting) and resolve with its
-   * answer frame; resolve null, having given up on it, when there is no socket, when it closes
+   * answer frame; resolve null, having given up on it, when no socket opens, when it closes
    * first, or when no answer comes within `timeout` ms. Null means: go over HTTP instead.
    */
   ask(frame, timeout) {
+    // Between reconnects there is no socket: open one now rather than go over HTTP, so that the tap
+    // follows the resume (a server that came back behind this page is told so before the tap goes).
+    if (!this.socket && !this.closed && navigator.onLine !== false) this.connect();
     const socket = this.socket;
     if (this.closed || !socket || socket.readyState > WebSocket.OPEN) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -149,6 +154,7 @@ export class LiveGame {
       if (answers(data, id)) { finish(data); return; }
     }
     if (data.type === 'snapshot') {
+      if (typeof data.version === 'number' && data.version < this.version) this.behind(data.version);
       this.apply(data.version, data.state, []);
     } else if (data.type === 'update') {
       this.apply(data.version, data.state, data.events || []);
@@ -188,6 +194,14 @@ export class LiveGame {
     this.state = state;
     if (fresh.length) this.handlers.onEvents?.(fresh, state);
     this.handlers.onState(state);
+  }
+
+  /** The server is behind this page (it answered a resume with an older snapshot): forget what it lost. */
+  behind(version) {
+    const ahead = this.version;
+    this.version = -1;
+    this.state = null;
+    this.handlers.onBehind?.(ahead, version);
   }
 
   /** The seat is on another phone now: never reconnect with this token; tell the page once. */

@@ -6,7 +6,9 @@
 // game, whether it last saw its player waited on (sessionStorage). Browsers let a page sound only
 // after a gesture, so the chime's AudioContext is made (or woken) at the first tap anywhere. A button
 // in the player's strip turns the cue off on this device (localStorage `shipmate.cue` = "off"): no
-// sound, no vibration, the title still tells. Loaded by session.js on a player's page only.
+// sound, no vibration, the title still tells. An iPhone has no vibration, and Safari counts a tap as
+// a gesture only at its touchend or click (not its pointerdown): there the cue is the title and the
+// chime, once a tap has woken the sound. Loaded by session.js on a player's page only.
 import { extend, t } from './i18n.js';
 import { waitingOn } from './logic/seats.js';
 import { vibrate } from './ui.js';
@@ -21,32 +23,47 @@ extend({
 });
 
 let audio = null;
+// Each kind of tap tries to wake the sound until it plays: Safari's gesture is the tap's end.
+const GESTURES = ['pointerdown', 'touchend', 'click', 'keydown'];
 
-/** Make or wake the chime's AudioContext: only a gesture lets it sound. */
+function listening(on) {
+  GESTURES.forEach((type) => (on ? document.addEventListener : document.removeEventListener).call(document, type, wake, true));
+}
+
+/** Make or wake the chime's AudioContext ('suspended', or Safari's 'interrupted'): only a gesture lets it sound. */
 function wake() {
   const Context = window.AudioContext || window.webkitAudioContext;
-  if (!Context) return;
   try {
-    audio = audio || new Context();
-    if (audio.state === 'suspended') audio.resume().catch(() => {});
-  } catch { /* no audio on this device: the title and the buzz still tell */ }
+    if (!audio) {
+      audio = new Context();
+      // the phone may silence it again (a call, the screen locked): then the next tap wakes it
+      audio.onstatechange = () => listening(audio.state !== 'running');
+    }
+    if (audio.state === 'running') listening(false);
+    else audio.resume().catch(() => {});
+  } catch { listening(false); /* no audio on this device: the title (and the buzz) still tell */ }
 }
-document.addEventListener('pointerdown', wake, true);
+listening(true);
+// This module loads with the game's first state: a tap before that (in the lobby, say) already let
+// the page sound, and no later tap may come before the player's turn.
+if (navigator.userActivation && navigator.userActivation.hasBeenActive) wake();
 
-/** Two short rising notes, 0.6 s. */
+/** Two short rising notes, 0.6 s; none while the sound still waits for a tap (it would come at that tap). */
 function chime() {
-  if (!audio) return;
-  const now = audio.currentTime;
-  const note = audio.createOscillator();
-  const gain = audio.createGain();
-  note.frequency.setValueAtTime(660, now);
-  note.frequency.setValueAtTime(880, now + 0.16);
-  gain.gain.setValueAtTime(0.0001, now);
-  gain.gain.exponentialRampToValueAtTime(0.3, now + 0.02);
-  gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.6);
-  note.connect(gain).connect(audio.destination);
-  note.start(now);
-  note.stop(now + 0.62);
+  if (!audio || audio.state !== 'running') return;
+  try {
+    const now = audio.currentTime;
+    const note = audio.createOscillator();
+    const gain = audio.createGain();
+    note.frequency.setValueAtTime(660, now);
+    note.frequency.setValueAtTime(880, now + 0.16);
+    gain.gain.setValueAtTime(0.0001, now);
+    gain.gain.exponentialRampToValueAtTime(0.3, now + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.6);
+    note.connect(gain).connect(audio.destination);
+    note.start(now);
+    note.stop(now + 0.62);
+  } catch { /* the sound went away (closed by the system): the title still tells */ }
 }
 
 function enabled() {

@@ -1,251 +1,24 @@
 // Dutch and English strings; the language comes from the stored choice, else navigator.language.
+// Words come per language: the shared ones (i18n.en.js, i18n.nl.js) and those of the page modules that
+// load theirs with `words` load in the page's language before it draws, the other language's only
+// when a player switches. Modules that load after the first screen add both languages at once (extend).
 const STORE_KEY = 'shipmate.lang';
 
-const STRINGS = {
-  en: {
-    app: 'Shipmate', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
-    language: 'Language', switch_lang: 'Nederlands', skip: 'Skip to content',
-    offline: 'You are offline — the game catches up as soon as the network is back.',
-    reconnecting: 'Reconnecting…', connected: 'Live',
-    random_order: 'Random seating order', join: 'Join', open: 'Open',
-    lobby: 'Lobby', join_code: 'Join code', scan_to_join: 'Scan to join',
-    taken: 'taken', waiting_host: 'Waiting for the host to start…', start_game: 'Start the game',
-    host_panel: 'Host panel', open_screen: 'Shared screen', open_dice: 'Dice device',
-    open_play: 'My phone', join_as_player: 'Join as a player too',
-    not_joined: 'This phone has not joined this game.',
-    unknown_game: 'No game with code {code}.',
-    round: 'Round {n}', your_turn: 'Your turn', turn_of: '{name}’s turn',
-    skip_turns: 'Skips {n} turn(s)',
-    resources: 'Resources', ships: 'Ships', ship: 'Ship {n}',
-    cannons: 'Cannons', sails: 'Sails', crew: 'Crew', sail_hits: 'Sail hits', goods: 'Goods',
-    wood: 'Wood', cotton: 'Cotton', iron: 'Iron', coal: 'Coal', food: 'Food', land: 'Land',
-    roll: 'Roll the dice', rolled: 'Rolled', allowance: 'You may sail {n} squares',
-    allowance_short: 'Sail {n}', movement: 'Movement', brought: 'Brought',
-    dice: 'Dice', last_roll: 'Last roll', no_roll: 'No roll yet this turn.',
-    upgrade: 'Upgrade', upgrade_part: '{part} +1', pay_with: 'Pay with',
-    sail: 'Sail', squares: 'Squares', reach_edge: 'Reached the map edge',
-    market: 'Market (4 → 1)', bank: 'Bank (5 → 1)', give: 'Give', get: 'Get',
-    exchange: 'Exchange', trade: 'Trade', offers_in: 'Offers to you', offers_out: 'Your offers',
-    offer_to: 'Offer to', make_offer: 'Make an offer', accept: 'Accept', decline: 'Decline',
-    withdraw: 'Withdraw', no_offers: 'No open offers.', offer_line: '{from} gives {give} for {get}',
-    quests: 'Quests', buy_quest: 'Buy a {level} quest', buy_quests: 'Buy a quest card', quest_card: 'A quest card', player: 'Player', complete: 'Complete',
-    requirements: 'Needs', progress: 'Progress', step_done: 'Mark step done', step_load: 'Load onto ship {n}', step_deliver: 'Deliver from ship {n}',
-    bronze: 'Bronze', silver: 'Silver', gold: 'Gold', done: 'Done', level: 'Level',
-    no_quests: 'No quest cards in hand.', quest_count: { one: '1 quest card', other: '{n} quest cards' },
-    combat: 'Combat', attack: 'Attack', target: 'Target', your_ship: 'Your ship',
-    fire: 'Fire!', surrender: 'Surrender', accept_surrender: 'Accept surrender',
-    keep: 'Keep these', fish: 'Fish these out', shooter: 'To fire: {name}',
-    shot: '{name} rolls {roll}: {result}', needs: 'needs {n}+', crew_loss: 'Crew −{n}', sails_hit: 'sails hit', no_effect: 'no effect', earlier_shots: { one: '1 earlier shot', other: '{n} earlier shots' }, hit: 'hit', miss: 'miss', damage: 'damage {d}',
-    sunk: 'Sunk!', keep_half: 'Choose {n} resources to keep', fish_n: 'Fish {n} resources out of the water',
-    vs: 'vs', end_turn: 'End turn', event: 'Event', no_event: 'No event in play.',
-    winner: '{name} wins!', finished: 'The game is over.',
-    undo: 'Undo last action', adjust: 'Adjust resources', reason: 'Reason', apply: 'Apply',
-    seed_hash: 'Dice seed hash (SHA-256)', seed: 'Dice seed (revealed)',
-    report: 'End-of-game report', report_so_far: 'The game so far', res_over_rounds: 'Resources over the rounds',
-    levels_over_rounds: 'Quest levels over the rounds', dice_luck: 'Dice luck per player',
-    dice_dist: 'Dice so far', throws: '{n} dice', expected: 'expected',
-    tap_to_start: 'Tap to start the screen (sound and keep awake)',
-    screen_hint: 'Scan to join', players: 'Players',
-    dice_table_info: 'This device shows every roll big. To roll here for whoever’s turn it is, scan the dice link from the host panel; otherwise the active player rolls on their own phone.',
-    roll_for: 'Roll for {name}', link_dice: 'Open on a table device: scan this',
-    copied: 'Link copied', error: 'Error', sent: 'Done',
-    r_T5: 'Not your turn — it is {name}’s.', r_T1: 'Roll the dice first.', r_T1b: 'Already rolled this turn.',
-    r_over: 'The game is over and its dice seed is revealed: nobody can act any more, not even the host.',
-    r_phase: 'The game is not running.', r_cost: '{what} costs {cost}; you have {have}',
-    r_cap: '{what} is already at its maximum of {cap}.', r_ships_cap: 'Crew {crew} would launch a ship, but you have the maximum of {cap}.',
-    r_level_locked: 'Only {level} quests can be carried out now.', r_req: 'Not all requirements are met yet.',
-    r_combat: 'A fight is going on.', r_no_combat: 'No fight going on.', r_not_shooter: 'It is {name}’s shot.',
-    r_not_side: 'You are not in this fight.', r_stage: 'Not now (stage: {stage}).',
-    r_market: 'Give {rate} identical resources; you have {n} {res}.', r_same: 'Pick two different resources.',
-    r_bank: 'Give exactly {rate} resources (now {n}).', r_bank_have: 'You do not have what you give.',
-    r_offer_empty: 'Offer something and ask something.', r_offer_party: 'One side must be the active player.',
-    r_offer_have: 'You do not have what you give.', r_accept_have: 'You do not have what they ask.',
-    r_keep: 'Keep exactly {n} (now {m}).', r_fish: 'Fish exactly {n} (now {m}).',
-    r_allowance: { one: 'At most {n} square this turn for this ship.', other: 'At most {n} squares this turn for this ship.' }, r_gold: 'Complete all Gold quests first.',
-    r_no_target: 'Pick a ship to attack.', r_players: 'At least {n} players are needed; there are {m}.', r_defender: 'Only the defender may surrender (house rule).', r_event_ban: 'The event forbids this: {title}',
-    r_only_players: 'Only players make moves.', r_host_only: 'Only the host can do this.', r_not_yours: 'This offer is not yours to answer.', r_offer_gone: 'This offer is not open any more.',
-    r_offer_short: '{name} no longer has what they give.', r_step_done: 'This step is already done.', r_cargo_ship: 'Say which ship loads the goods.', r_cargo_on: 'The goods ride on ship {n}.', r_below_zero: 'A stock cannot go below zero.',
-    r_started: 'The game has already started.', r_full: 'The game is full ({n} players).', r_setup: 'With {n} players these characters do not make a table the rules allow.', r_taken: 'This character is already taken.',
-    req_deliver: 'Deliver', req_ship_level: 'A ship with {part} ≥ {n}', req_fleet: 'A fleet of {n} ships',
-    req_visit: 'Visit {place}', req_cargo: 'Carry {good} from {from} to {to}', req_win_fight: 'Win a sea fight',
-    pattern: 'pattern',
-    r_rested: 'This ship was attacked in round {last}; not again before round {next}.',
-    r_undo_none: 'Nothing to take back: one step back, never twice in a row, and a roll stays rolled.',
-    // the table's story (one line per change), the "now" strip, taps that wait for the network
-    feed_h: 'At the table', feed_empty: 'Nothing has happened yet.', nothing: 'nothing',
-    told_joined: '{name} joins the table as {land}', told_started: 'The game begins — {name} plays first',
-    told_rolled: '{name} rolls {move} to sail · the white dice bring {gains}',
-    told_sailed: { one: '{name} sails ship {ship} one square', other: '{name} sails ship {ship} {n} squares' },
-    told_offer: '{from} offers {to} a trade: {from} gives {give}, {to} gives {get}',
-    told_traded: 'Trade: {from} gave {to} {give}; {to} gave {from} {get}',
-    told_declined: '{to} declined {from}’s offer', told_withdrawn: '{from} withdrew the offer to {to}',
-    told_market: '{name} trades at the market: {give} → {get}', told_bank: '{name} trades with the bank: {give} → {get}',
-    told_upgraded: '{name} raises {part} of ship {ship} to {level} (paid {paid})',
-    told_launched: '{name} launches ship {ship}!', told_bought: '{name} buys a {level} quest card (paid {paid})',
-    told_loaded: '{name} loads {good} on ship {ship}', told_delivered: '{name} delivers {good} with ship {ship}',
-    told_visited: '{name} visits {place}', told_completed: '{name} completes the {level} quest “{title}”',
-    told_event: 'Event {id}: {title}', told_changes: '{name} {delta}',
-    told_attack: '{a} attacks {d}’s ship {ship} with ship {own}!',
-    told_shot_hit: '{name} fires: {roll} (needs {needed}+) — hit, {effect} on {target}’s ship',
-    told_shot_miss: '{name} fires: {roll} (needs {needed}+) — miss',
-    told_sunk: '{name}’s ship {ship} sinks! It goes back to {home} with crew {crew}',
-    told_surrender_offered: '{name} offers to surrender',
-    told_kept: '{name} keeps {kept}; {water} go into the water',
-    told_fight_won: '{winner} wins the fight', told_turn: '{name} ends the turn — {next} plays',
-    told_round: 'round {n} begins', told_skipped: 'this turn passes over {names}', told_lapsed: 'open offers lapse',
-    told_adjusted: 'The host corrects {name}: {delta} — “{reason}”', told_undone: 'The host took back: {what}',
-    told_last_action: 'the last action', told_won: '{name} reaches the edge of the map and wins!',
-    outcome_h: 'The fight is over', outcome_sunk: '{winner} won: {loser}’s ship {ship} sank.',
-    outcome_surrender: '{winner} won: {loser} surrendered and handed over {res}.',
-    outcome_salvage: '{loser} kept {kept}; {winner} fished {fished} out of the water; {lost} sank.',
-    outcome_skip: '{loser} skips the next turn.', surrender_by: '{name} offers to surrender.',
-    now_h: 'What needs you now', now_roll: 'Your turn — roll the dice first.',
-    now_turn: 'Your turn: sail up to {n} squares, trade, build, quests — then end your turn.',
-    now_offer: '{from} offers you a trade: you get {give}, you give {get}.',
-    now_your_offer: 'Your offer to {to} is open: you give {give}, you get {get}.',
-    now_fire: 'Your shot at {name}’s ship {ship}!', now_attacked: '{name} attacks your ship {ship}! {name} fires first.',
-    now_under_fire: '{name} is firing at your ship {ship}; then it is your shot.',
-    now_return_fire: '{name} fires back at your ship {ship}; then it is your shot.',
-    now_surrender_to_you: '{name} offers to surrender: accept and you get all their resources ({res}); they skip a turn.',
-    now_or_fire: 'Or fire on.', now_you_surrendered: 'You offered to surrender — {name} decides.',
-    now_keep: 'Your ship sank — choose the {n} resources you keep.', now_fish: 'You won — fish {n} resources out of the water.',
-    now_wait_keep: 'Your ship won — {name} chooses what to keep, then you fish.', now_wait_fish: '{name} fishes from the water…',
-    now_choose: 'Choose', now_skip_c7: 'You skip your next turn: your ship sank against {name}.',
-    now_skip_c8: 'You skip your next turn: you surrendered to {name}.',
-    now_fight_others: 'Fight: {a} against {d}.', now_over: 'The game is over: {name} won.',
-    now_waiting_tap: '“{label}” waits for the network — it goes as soon as you are back.',
-    now_not_applied: 'Your “{label}” (tapped while the network was gone) was not applied: {why}',
-    now_applied_late: '“{label}” went through now that the network is back.',
-    now_stale: 'the game moved on meanwhile — look again and tap anew.', dismiss: 'OK',
-    net_error: 'No connection to the table right now — try again in a moment.',
-    playing_now: 'Playing', tap_for_sound: 'Tap anywhere for sound',
-    dice_link_h: 'Dice on a table device', dice_link_make: 'Hand the dice to a device',
-    dice_link_help: 'Scan this with the tablet or phone that rolls for the table, or open the link on it. It rolls for whoever’s turn it is and can do nothing else.',
-    copy_link: 'Copy link', dice_linked: 'This device rolls for whoever’s turn it is.',
-  },
-  nl: {
-    app: 'Shipmate', game_quest1607: 'Quest 1607', game_serenissima: 'Serenissima', game_voyagers: 'Voyagers’ Venture',
-    language: 'Taal', switch_lang: 'English', skip: 'Naar de inhoud',
-    offline: 'Je bent offline — het spel loopt bij zodra het netwerk terug is.',
-    reconnecting: 'Opnieuw verbinden…', connected: 'Live',
-    random_order: 'Willekeurige zitvolgorde', join: 'Meedoen', open: 'Openen',
-    lobby: 'Lobby', join_code: 'Spelcode', scan_to_join: 'Scan om mee te doen',
-    taken: 'gekozen', waiting_host: 'Wachten tot de spelleider start…', start_game: 'Start het spel',
-    host_panel: 'Spelleider', open_screen: 'Gedeeld scherm', open_dice: 'Dobbelapparaat',
-    open_play: 'Mijn telefoon', join_as_player: 'Doe zelf ook mee',
-    not_joined: 'Deze telefoon doet niet mee aan dit spel.',
-    unknown_game: 'Geen spel met code {code}.',
-    round: 'Ronde {n}', your_turn: 'Jouw beurt', turn_of: '{name} is aan de beurt',
-    skip_turns: 'Slaat {n} beurt(en) over',
-    resources: 'Grondstoffen', ships: 'Schepen', ship: 'Schip {n}',
-    cannons: 'Kanonnen', sails: 'Zeilen', crew: 'Bemanning', sail_hits: 'Zeiltreffers', goods: 'Handelswaren',
-    wood: 'Hout', cotton: 'Katoen', iron: 'IJzer', coal: 'Kolen', food: 'Voedsel', land: 'Land',
-    roll: 'Gooi de dobbelstenen', rolled: 'Gegooid', allowance: 'Je mag {n} vakjes varen',
-    allowance_short: 'Vaar {n}', movement: 'Beweging', brought: 'Opbrengst',
-    dice: 'Dobbelstenen', last_roll: 'Laatste worp', no_roll: 'Deze beurt nog niet gegooid.',
-    upgrade: 'Verbeteren', upgrade_part: '{part} +1', pay_with: 'Betaal met',
-    sail: 'Varen', squares: 'Vakjes', reach_edge: 'Rand van de kaart bereikt',
-    market: 'Markt (4 → 1)', bank: 'Bank (5 → 1)', give: 'Geef', get: 'Krijg',
-    exchange: 'Ruilen', trade: 'Handel', offers_in: 'Aanbiedingen aan jou', offers_out: 'Jouw aanbiedingen',
-    offer_to: 'Aanbod aan', make_offer: 'Doe een aanbod', accept: 'Accepteren', decline: 'Weigeren',
-    withdraw: 'Intrekken', no_offers: 'Geen open aanbiedingen.', offer_line: '{from} geeft {give} voor {get}',
-    quests: 'Quests', buy_quest: 'Koop een {level} quest', buy_quests: 'Koop een questkaart', quest_card: 'Een questkaart', player: 'Speler', complete: 'Voltooien',
-    requirements: 'Nodig', progress: 'Voortgang', step_done: 'Stap gedaan', step_load: 'Laad op schip {n}', step_deliver: 'Lever af met schip {n}',
-    bronze: 'Brons', silver: 'Zilver', gold: 'Goud', done: 'Klaar', level: 'Niveau',
-    no_quests: 'Geen questkaarten in de hand.', quest_count: { one: '1 questkaart', other: '{n} questkaarten' },
-    combat: 'Gevecht', attack: 'Aanvallen', target: 'Doelwit', your_ship: 'Jouw schip',
-    fire: 'Vuur!', surrender: 'Overgeven', accept_surrender: 'Overgave aannemen',
-    keep: 'Deze houden', fish: 'Deze opvissen', shooter: 'Aan het vuren: {name}',
-    shot: '{name} gooit {roll}: {result}', needs: 'nodig {n}+', crew_loss: 'Bemanning −{n}', sails_hit: 'zeilen geraakt', no_effect: 'geen effect', earlier_shots: { one: '1 eerder schot', other: '{n} eerdere schoten' }, hit: 'raak', miss: 'mis', damage: 'schade {d}',
-    sunk: 'Gezonken!', keep_half: 'Kies {n} grondstoffen om te houden', fish_n: 'Vis {n} grondstoffen op',
-    vs: 'tegen', end_turn: 'Beurt beëindigen', event: 'Gebeurtenis', no_event: 'Geen gebeurtenis actief.',
-    winner: '{name} wint!', finished: 'Het spel is afgelopen.',
-    undo: 'Laatste actie terugdraaien', adjust: 'Grondstoffen aanpassen', reason: 'Reden', apply: 'Toepassen',
-    seed_hash: 'Hash van het dobbelzaad (SHA-256)', seed: 'Dobbelzaad (onthuld)',
-    report: 'Verslag na afloop', report_so_far: 'Het spel tot nu toe', res_over_rounds: 'Grondstoffen per ronde',
-    levels_over_rounds: 'Questniveaus per ronde', dice_luck: 'Dobbelgeluk per speler',
-    dice_dist: 'Worpen tot nu toe', throws: '{n} dobbelstenen', expected: 'verwacht',
-    tap_to_start: 'Tik om het scherm te starten (geluid en wakker houden)',
-    screen_hint: 'Scan om mee te doen', players: 'Spelers',
-    dice_table_info: 'Dit apparaat toont elke worp groot. Scan de dobbellink uit het spelleiderspaneel om hier te gooien voor wie aan de beurt is; anders gooit de actieve speler op de eigen telefoon.',
-    roll_for: 'Gooi voor {name}', link_dice: 'Open op een tafelapparaat: scan dit',
-    copied: 'Link gekopieerd', error: 'Fout', sent: 'Gedaan',
-    r_T5: 'Niet jouw beurt — {name} is aan de beurt.', r_T1: 'Gooi eerst de dobbelstenen.', r_T1b: 'Deze beurt is al gegooid.',
-    r_over: 'Het spel is afgelopen en het zaad van de dobbelstenen is onthuld: niemand kan nog iets doen, ook de gastheer niet.',
-    r_phase: 'Het spel loopt niet.', r_cost: '{what} kost {cost}; je hebt {have}',
-    r_cap: '{what} staat al op het maximum van {cap}.', r_ships_cap: 'Bemanning {crew} geeft een nieuw schip, maar je hebt het maximum van {cap}.',
-    r_level_locked: 'Alleen {level} quests kunnen nu worden uitgevoerd.', r_req: 'Nog niet aan alle eisen voldaan.',
-    r_combat: 'Er is een gevecht bezig.', r_no_combat: 'Er is geen gevecht.', r_not_shooter: '{name} is aan het schieten.',
-    r_not_side: 'Je doet niet mee aan dit gevecht.', r_stage: 'Nu niet (fase: {stage}).',
-    r_market: 'Geef {rate} dezelfde grondstoffen; je hebt {n} {res}.', r_same: 'Kies twee verschillende grondstoffen.',
-    r_bank: 'Geef precies {rate} grondstoffen (nu {n}).', r_bank_have: 'Je hebt niet wat je geeft.',
-    r_offer_empty: 'Bied iets aan en vraag iets.', r_offer_party: 'Eén kant moet de actieve speler zijn.',
-    r_offer_have: 'Je hebt niet wat je geeft.', r_accept_have: 'Je hebt niet wat ze vragen.',
-    r_keep: 'Houd er precies {n} (nu {m}).', r_fish: 'Vis er precies {n} op (nu {m}).',
-    r_allowance: { one: 'Hoogstens {n} vakje deze beurt voor dit schip.', other: 'Hoogstens {n} vakjes deze beurt voor dit schip.' }, r_gold: 'Voltooi eerst alle Gouden quests.',
-    r_no_target: 'Kies een schip om aan te vallen.', r_players: 'Er zijn minstens {n} spelers nodig; er zijn er {m}.', r_defender: 'Alleen de verdediger mag zich overgeven (huisregel).', r_event_ban: 'De gebeurtenis verbiedt dit: {title}',
-    r_only_players: 'Alleen spelers doen zetten.', r_host_only: 'Alleen de gastheer kan dit.', r_not_yours: 'Dit bod is niet aan jou.', r_offer_gone: 'Dit bod staat niet meer open.',
-    r_offer_short: '{name} heeft niet meer wat die geeft.', r_step_done: 'Deze stap is al gedaan.', r_cargo_ship: 'Zeg op welk schip de goederen geladen worden.', r_cargo_on: 'De goederen liggen op schip {n}.', r_below_zero: 'Een voorraad kan niet onder nul.',
-    r_started: 'Het spel is al begonnen.', r_full: 'Het spel is vol ({n} spelers).', r_setup: 'Met {n} spelers vormen deze karakters geen tafel die de regels toestaan.', r_taken: 'Dit karakter is al gekozen.',
-    req_deliver: 'Lever', req_ship_level: 'Een schip met {part} ≥ {n}', req_fleet: 'Een vloot van {n} schepen',
-    req_visit: 'Bezoek {place}', req_cargo: 'Breng {good} van {from} naar {to}', req_win_fight: 'Win een zeeslag',
-    pattern: 'patroon',
-    r_rested: 'Dit schip werd in ronde {last} aangevallen; pas in ronde {next} weer.',
-    r_undo_none: 'Er is niets terug te draaien: één stap terug, niet twee keer achter elkaar, en een worp blijft staan.',
-    feed_h: 'Aan tafel', feed_empty: 'Er is nog niets gebeurd.', nothing: 'niets',
-    told_joined: '{name} schuift aan als {land}', told_started: 'Het spel begint — {name} begint',
-    told_rolled: '{name} gooit {move} om te varen · de witte stenen geven {gains}',
-    told_sailed: { one: '{name} vaart schip {ship} één vakje', other: '{name} vaart schip {ship} {n} vakjes' },
-    told_offer: '{from} doet {to} een aanbod: {from} geeft {give}, {to} geeft {get}',
-    told_traded: 'Ruil: {from} gaf {to} {give}; {to} gaf {from} {get}',
-    told_declined: '{to} weigerde het aanbod van {from}', told_withdrawn: '{from} trok het aanbod aan {to} in',
-    told_market: '{name} ruilt op de markt: {give} → {get}', told_bank: '{name} ruilt bij de bank: {give} → {get}',
-    told_upgraded: '{name} zet {part} van schip {ship} op {level} (betaald: {paid})',
-    told_launched: '{name} laat schip {ship} te water!', told_bought: '{name} koopt een {level}-questkaart (betaald: {paid})',
-    told_loaded: '{name} laadt {good} op schip {ship}', told_delivered: '{name} levert {good} af met schip {ship}',
-    told_visited: '{name} bezoekt {place}', told_completed: '{name} voltooit de {level}-quest „{title}”',
-    told_event: 'Gebeurtenis {id}: {title}', told_changes: '{name} {delta}',
-    told_attack: '{a} valt met schip {own} het schip {ship} van {d} aan!',
-    told_shot_hit: '{name} vuurt: {roll} (nodig {needed}+) — raak, {effect} op het schip van {target}',
-    told_shot_miss: '{name} vuurt: {roll} (nodig {needed}+) — mis',
-    told_sunk: 'Schip {ship} van {name} zinkt! Het gaat terug naar {home} met bemanning {crew}',
-    told_surrender_offered: '{name} biedt overgave aan',
-    told_kept: '{name} houdt {kept}; {water} gaat het water in',
-    told_fight_won: '{winner} wint het gevecht', told_turn: '{name} beëindigt de beurt — {next} is aan de beurt',
-    told_round: 'ronde {n} begint', told_skipped: 'deze beurt gaat voorbij aan {names}', told_lapsed: 'open aanbiedingen vervallen',
-    told_adjusted: 'De spelleider corrigeert {name}: {delta} — „{reason}”', told_undone: 'De spelleider draaide terug: {what}',
-    told_last_action: 'de laatste actie', told_won: '{name} bereikt de rand van de kaart en wint!',
-    outcome_h: 'Het gevecht is voorbij', outcome_sunk: '{winner} won: schip {ship} van {loser} is gezonken.',
-    outcome_surrender: '{winner} won: {loser} gaf zich over en gaf {res} af.',
-    outcome_salvage: '{loser} hield {kept}; {winner} viste {fished} op; {lost} ging verloren.',
-    outcome_skip: '{loser} slaat de volgende beurt over.', surrender_by: '{name} biedt overgave aan.',
-    now_h: 'Wat jij nu moet doen', now_roll: 'Jouw beurt — gooi eerst de dobbelstenen.',
-    now_turn: 'Jouw beurt: vaar tot {n} vakjes, handel, bouw, quests — beëindig dan je beurt.',
-    now_offer: '{from} biedt je een ruil: jij krijgt {give}, jij geeft {get}.',
-    now_your_offer: 'Je aanbod aan {to} staat open: jij geeft {give}, jij krijgt {get}.',
-    now_fire: 'Jij schiet op schip {ship} van {name}!', now_attacked: '{name} valt je schip {ship} aan! {name} schiet eerst.',
-    now_under_fire: '{name} schiet op je schip {ship}; daarna schiet jij.',
-    now_return_fire: '{name} schiet terug op je schip {ship}; daarna schiet jij.',
-    now_surrender_to_you: '{name} wil zich overgeven: neem aan en je krijgt al hun grondstoffen ({res}); zij slaan een beurt over.',
-    now_or_fire: 'Of schiet door.', now_you_surrendered: 'Je bood overgave aan — {name} beslist.',
-    now_keep: 'Je schip is gezonken — kies de {n} grondstoffen die je houdt.', now_fish: 'Gewonnen — vis {n} grondstoffen uit het water.',
-    now_wait_keep: 'Je schip won — {name} kiest wat er overblijft, daarna vis jij.', now_wait_fish: '{name} vist uit het water…',
-    now_choose: 'Kiezen', now_skip_c7: 'Je slaat je volgende beurt over: je schip zonk tegen {name}.',
-    now_skip_c8: 'Je slaat je volgende beurt over: je gaf je over aan {name}.',
-    now_fight_others: 'Gevecht: {a} tegen {d}.', now_over: 'Het spel is afgelopen: {name} heeft gewonnen.',
-    now_waiting_tap: '„{label}” wacht op het netwerk — het gaat zodra je terug bent.',
-    now_not_applied: 'Je „{label}” (getikt toen het netwerk weg was) is niet uitgevoerd: {why}',
-    now_applied_late: '„{label}” is alsnog doorgegaan nu het netwerk terug is.',
-    now_stale: 'het spel is intussen verder gegaan — kijk opnieuw en tik nog eens.', dismiss: 'OK',
-    net_error: 'Nu even geen verbinding met de tafel — probeer het zo nog eens.',
-    playing_now: 'Aan de beurt', tap_for_sound: 'Tik ergens voor geluid',
-    dice_link_h: 'Dobbelen op een tafelapparaat', dice_link_make: 'Geef de dobbelstenen aan een apparaat',
-    dice_link_help: 'Scan dit met de tablet of telefoon die voor de tafel gooit, of open de link daarop. Die gooit voor wie aan de beurt is en kan verder niets.',
-    copy_link: 'Link kopiëren', dice_linked: 'Dit apparaat gooit voor wie aan de beurt is.',
-  },
-};
+/** Per language, its words as loaded so far. */
+const STRINGS = { en: {}, nl: {} };
+/** What loads a module's words in a language (`code` → import()), for each module that has them. */
+const sources = [];
+/** Per language, each source's load under way or done. */
+const loading = { en: new Map(), nl: new Map() };
 
-/** Add a game's own strings ({en: {…}, nl: {…}}); its page modules call this when they load. */
+function fill(code, load) {
+  if (!loading[code].has(load)) {
+    loading[code].set(load, load(code).then((m) => { STRINGS[code] = { ...STRINGS[code], ...m.default }; }));
+  }
+  return loading[code].get(load);
+}
+
+/** Add a module's strings of both languages ({en: {…}, nl: {…}}), for modules that load later. */
 export function extend(tables) {
   for (const code of Object.keys(STRINGS)) Object.assign(STRINGS[code], tables[code] || {});
 }
@@ -260,10 +33,37 @@ let current = detectLanguage(
   globalThis.navigator ? navigator.language : 'en',
 );
 
+/** The language a switch is loading, else the current one. */
+let wanted = current;
+
+/**
+ * A module's words per language: `load(code)` imports those of language `code`. The page's language
+ * loads now (its module waits for them), the other one when a player switches (or now, mid-switch).
+ */
+export async function words(load) {
+  sources.push(load);
+  await Promise.all([...new Set([current, wanted])].map((code) => fill(code, load)));
+}
+
+await words((code) => import(`./i18n.${code}.js`));
+
 export function lang() { return current; }
 
-export function setLanguage(code) {
-  current = code === 'nl' ? 'nl' : 'en';
+/** What a switch loads besides words: `load(code)`, a page's data in language `code` (onSwitch). */
+const switching = new Set();
+
+export function onSwitch(load) {
+  switching.add(load);
+  return () => switching.delete(load);
+}
+
+/** Switch to a language: every module's words in it load first (the switch awaits them). */
+export async function setLanguage(code) {
+  const next = code === 'nl' ? 'nl' : 'en';
+  wanted = next;
+  await Promise.all([...sources.map((load) => fill(next, load)), ...[...switching].map((load) => load(next))]);
+  if (wanted !== next) return; // a later switch took over
+  current = next;
   try { localStorage.setItem(STORE_KEY, current); } catch { /* private mode: keep it in memory */ }
   document.documentElement.lang = current;
 }
@@ -277,6 +77,14 @@ export function t(key, params = {}) {
   let template = table[key] ?? STRINGS.en[key] ?? key;
   if (typeof template === 'object') template = template[new Intl.PluralRules(current).select(Number(params.n))] ?? template.other;
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Add the texts of `more` (the same data in another language: {nl} to {en}) to those of `data`. */
+export function addTexts(data, more) {
+  if (!data || !more || typeof data !== 'object') return;
+  const keys = Object.keys(data);
+  if (keys.length && keys.every((key) => typeof data[key] === 'string' && key in STRINGS)) Object.assign(data, more);
+  else for (const key of keys) addTexts(data[key], more[key]);
 }
 
 /** Pick the current language from a {nl, en} text (or pass a plain string through). */

@@ -2,7 +2,7 @@
 // tap goes through. Presence, a moved seat, asking before the last move: views/seats.js.
 import { api, ApiError } from './api.js';
 import { LiveGame } from './conn.js';
-import { t } from './i18n.js';
+import { addTexts, lang, onSwitch, t } from './i18n.js';
 import { useRuleset } from './logic/format.js';
 import { EventLog } from './logic/story.js';
 import { Outbox } from './outbox.js';
@@ -18,10 +18,15 @@ const STORY_DEPTH = 100;
  */
 export async function openGame(code, token, { onState, onEvents, onChange, history = STORY_DEPTH } = {}) {
   let ruleset;
-  for (let wait = 250; !(ruleset = await api.ruleset(code).catch((e) => { if (e.status) throw e; })); wait *= 2) {
+  const language = lang();
+  for (let wait = 250; !(ruleset = await api.ruleset(code, language).catch((e) => { if (e.status) throw e; })); wait *= 2) {
     await new Promise((go) => setTimeout(go, Math.min(wait, 4000)));
   }
   useRuleset(ruleset);
+  // Its texts come in the page's language, the other's on a switch (offline: the service worker's copy)
+  const held = new Set([language]);
+  const unswitch = onSwitch((next) => (held.has(next) ? null
+    : api.ruleset(code, next).then((more) => { addTexts(ruleset, more); held.add(next); }, () => {})));
   const log = new EventLog();
   const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
   let closed = false; // a story or an answer that comes after the page left changes nothing
@@ -57,6 +62,10 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
     },
     onPresence: () => withSeats((m) => m.present(session)),
     onSeatMoved: lost,
+    onBehind: (ahead, version) => {
+      log.forgetAfter(version);
+      withSeats((m) => m.behind(session, ahead, version));
+    },
     // a refused socket may be a seat that moved: the API says so
     onRefused: () => token && api.state(code, token).catch((e) => e.body && e.body.error === 'seat_moved' && lost()),
   });
@@ -84,6 +93,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   };
   session.close = () => {
     closed = true;
+    unswitch();
     if (cue) cue.then((c) => c.stop());
     session.live.close();
     if (session.outbox) session.outbox.close();

@@ -74,12 +74,12 @@ export function errorText(error) {
   return body.rule ? `${body.rule} · ${message}` : message;
 }
 
-/** The connection badge in the header: hidden while live, shown while reconnecting. */
+/** The connection badge in the header: hidden while live; no status repaints it. */
 export function setConnection(status) {
   const badge = document.getElementById('conn');
   if (!badge) return;
-  badge.hidden = status === 'open';
-  badge.textContent = status === 'open' ? t('connected') : t('reconnecting');
+  if (status) badge.hidden = status === 'open';
+  badge.textContent = t(badge.hidden ? 'connected' : navigator.onLine === false ? 'no_network' : 'reconnecting');
 }
 
 export function vibrate(pattern) {

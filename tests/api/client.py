@@ -86,6 +86,13 @@ class Game:
         state: dict[str, Any] = response.json()
         return state
 
+    def events(self, since: int = -1) -> list[dict[str, Any]]:
+        """Return the public event stream after version `since` (all of it by default)."""
+        response = self.http.get(f"{self.url}/events", params={"since": since}, timeout=TIMEOUT)
+        assert response.status_code == 200, response.text
+        events: list[dict[str, Any]] = response.json()["events"]
+        return events
+
     def token_of_active(self) -> tuple[str, str]:
         """Return the active player's id and token."""
         pid = self.state()["turn"]["player"]

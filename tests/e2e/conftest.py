@@ -1,8 +1,10 @@
-"""Fixtures of the end-to-end tests: the server under test and one headless Chromium per module."""
+"""Fixtures of the end-to-end tests: the server under test and one headless Chromium per session.
+
+Each test opens its devices in browser contexts of their own (no storage or cache shared), so the
+modules share one Chromium rather than start one each."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -14,14 +16,7 @@ from .helpers import ARGS, CHROMIUM
 expect.set_options(timeout=20_000)
 
 
-@pytest.fixture(scope="module")
-def base_url(request: pytest.FixtureRequest) -> str:
-    """The server under test: SHIPMATE_E2E_URL when set, else the session's live server."""
-    url = os.environ.get("SHIPMATE_E2E_URL")
-    return url.rstrip("/") if url else str(request.getfixturevalue("live_server"))
-
-
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,9 @@ from typing import Any
 import pytest
 import requests
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+from tests.api.client import Game
+from tests.fixtures_server import wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -33,6 +35,30 @@ if ('speechSynthesis' in window) {
 """
 
 
+# Every change to the page counted, so a check waits until the page has stopped drawing.
+COUNT_CHANGES = """new MutationObserver(() => { window.__changes = (window.__changes || 0) + 1; })
+  .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });"""
+SETTLED = """([selector]) => {
+  const quiet = window.__changes === window.__seen;
+  window.__seen = window.__changes;
+  // a sheet a module added (seats.css, tv.css, …) may still be on its way: the layout is not final
+  const sheets = [...document.querySelectorAll('link[rel="stylesheet"]')].every((link) => link.sheet);
+  const busy = document.querySelector('main .loading, .rolling, #app[aria-busy="true"]')
+    || document.fonts.status !== 'loaded' || !sheets;
+  return quiet && !busy && Boolean(document.querySelector(selector));
+}"""
+
+
+def settle(page: Page, selector: str) -> None:
+    """Wait until the page shows `selector`, has nothing loading and has stopped changing."""
+    page.wait_for_function(SETTLED, arg=[selector], polling=250, timeout=20_000)
+
+
+def settled(page: Page) -> None:
+    """Wait until the page has drawn, has nothing loading and has stopped changing: its layout is final."""
+    settle(page, "body")
+
+
 class Device:
     """One phone or screen: a browser context with one page, and what went wrong on it."""
 
@@ -43,13 +69,14 @@ class Device:
         self.context: BrowserContext = browser.new_context(
             viewport=viewport, locale=locale, base_url=base, device_scale_factor=1)
         self.context.add_init_script(SPEECH_SPY)
+        self.context.add_init_script(COUNT_CHANGES)  # settle() knows when the page stopped drawing
         self.dialogs: list[str] = []
         self.errors: list[str] = []
         self.page: Page = self._open()
 
     def _open(self) -> Page:
         page = self.context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(20_000)  # a bound for a failure, as expect's
         page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", self._console)
@@ -141,6 +168,16 @@ def quest_table(browser: Browser, base: str, phones: Mapping[str, tuple[str, str
     return {"code": code, "host_token": host, "ids": ids, "tokens": tokens, "devices": devices}
 
 
+def undo_on_host(page: Page, reason: str = "") -> None:
+    """Take back the last change from the host panel: Undo asks first, and the host confirms."""
+    page.get_by_role("button", name="Undo last action").click()
+    question = page.locator("#undo-ask")
+    if reason:
+        question.get_by_label("Why").fill(reason)
+    question.get_by_role("button", name="Yes, take it back").click()
+    expect(question).to_have_count(0)
+
+
 def api(base: str, method: str, path: str, token: str | None = None,
         body: dict[str, Any] | None = None, lang: str = "en") -> Any:
     headers = {"Accept-Language": lang}
@@ -151,19 +188,51 @@ def api(base: str, method: str, path: str, token: str | None = None,
     return r.json()
 
 
+def keep_choice(held: Mapping[str, int], need: int) -> dict[str, int]:
+    """The first `need` resources of `held`, in order: what a sunk player keeps (C7) or a winner fishes."""
+    keep: dict[str, int] = {}
+    for resource, n in held.items():
+        if need and n:
+            keep[resource] = min(n, need)
+            need -= keep[resource]
+    return keep
+
+
 def state_of(table: Mapping[str, Any]) -> dict[str, Any]:
     """The public view of a table's game (`table` holds its "base" and "code")."""
     return dict(api(table["base"], "GET", f"/api/games/{table['code']}"))
 
 
 def wait_for_version(base: str, code: str, seen: int) -> dict[str, Any]:
-    """Poll the public view until the server has applied a change after version `seen`."""
-    for _ in range(100):
-        state: dict[str, Any] = api(base, "GET", f"/api/games/{code}")
-        if state["version"] > seen:
+    """Poll the public view until the server has applied a change after version `seen` (bounded in
+    time, not in polls: on a busy machine each poll may take a while)."""
+    state: dict[str, Any] = {}
+
+    def applied() -> bool:
+        state.update(api(base, "GET", f"/api/games/{code}"))
+        return int(state["version"]) > seen
+
+    wait_for(applied, f"the server to apply a change after version {seen}")
+    return state
+
+
+def act(table: Mapping[str, Any], key: str, action: dict[str, Any]) -> dict[str, Any]:
+    """Act over the API as the table's `key` (a player's key, or "host"); the answer's body."""
+    game: Game = table["game"]
+    token = game.host if key == "host" else table["tokens"][key]
+    return game.ok(token, action)
+
+
+def fire_until(table: Mapping[str, Any], stages: tuple[str, ...]) -> dict[str, Any]:
+    """The shooters fire (over the API) until the fight reaches one of `stages` or ends."""
+    for _ in range(80):
+        state = state_of(table)
+        combat = state["combat"]
+        if combat is None or combat["stage"] in stages:
             return state
-        time.sleep(0.05)
-    pytest.fail(f"the server stayed at version {seen}")
+        shooter = next(k for k, v in table["ids"].items() if v == combat["shooter"])
+        act(table, shooter, {"type": "fire"})
+    pytest.fail("the fight went on for 80 shots")
 
 
 # ---- the strip and the story (what needs a player now, what just happened) ----------------------
@@ -216,6 +285,7 @@ def top_shot(device: Device, label: str) -> None:
 def in_first_screenful(page: Page, selector: str) -> None:
     """The element is on screen without any scrolling (a 390 × 844 phone at the page's top)."""
     at_the_top(page)
+    settled(page)
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.api.client import Game
@@ -16,7 +17,7 @@ from tests.api.test_serenissima import pick_all
 from tests.api.test_voyagers import year_of_one_card
 from tests.api.test_whole_game import play_to_the_winner
 
-from .helpers import Device
+from .helpers import Device, settle
 
 BAR_GAP = """() => {
   const bar = document.querySelector('.actionbar');
@@ -36,6 +37,86 @@ def shot_of_the_end(device: Device, label: str) -> None:
     device.shot(label)
     page.evaluate("window.scrollTo(0, 0)")
 
+# What stays fixed on a phone: the part of the viewport that position:fixed and sticky elements
+# cover, summed (each with what of it is on screen), and which they are.
+FIXED = """() => {
+  const height = window.innerHeight;
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const style = getComputedStyle(el);
+    if (style.position !== 'fixed' && style.position !== 'sticky') continue;
+    if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
+    const box = el.getBoundingClientRect();
+    const shown = Math.min(height, box.bottom) - Math.max(0, box.top);
+    if (box.width > 0 && shown > 0) found.push([`${el.localName}#${el.id}.${el.className}`, shown]);
+  }
+  return { share: found.reduce((sum, [, px]) => sum + px, 0) / height, found };
+}"""
+# Whether a tap at the centre of the element reaches it: on screen, and nothing fixed over it.
+REACHED = """(el) => {
+  const box = el.getBoundingClientRect();
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  if (box.width === 0 || x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+  if (box.top < 0 || box.bottom > innerHeight || box.left < 0 || box.right > innerWidth) return false;
+  const hit = document.elementFromPoint(x, y);
+  return Boolean(hit) && (hit === el || el.contains(hit));
+}"""
+# Each control of the page brought into view as the browser brings a focused control or a link's
+# target (scrollIntoView, nearest edge): those a tap at their centre then misses (a fixed bar over them).
+HIDDEN_CONTROLS = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const reached = """ + REACHED + """;
+  const missed = [];
+  const controls = [...document.querySelectorAll('main button, main select, main input, main summary')]
+    .filter((el) => el.getBoundingClientRect().width > 0);
+  for (const el of controls) {
+    el.scrollIntoView({ block: 'nearest' });
+    await frame();
+    if (!reached(el)) missed.push(`${el.localName}#${el.id} ${el.textContent.trim().slice(0, 20)}`);
+  }
+  return missed;
+}"""
+
+SMALL_PHONE = {"width": 360, "height": 740}
+PHONE_SHOTS = Path("/tmp/shots/phone")
+
+
+def open_phone(phones: dict[str, Device], browser: Browser, game: Game, pid: str, locale: str) -> Page:
+    """Open player `pid`'s phone (390 × 844) on the game's /play page; `phones` keeps it by id."""
+    device = Device(browser, game.base, pid, locale)
+    name = next(p["name"] for p in game.state()["players"] if p["id"] == pid)
+    device.remember(game.code, {"player": {"id": pid, "token": game.players[pid], "name": name}})
+    phones[pid] = device
+    page = device.goto(f"/play/{game.code}")
+    expect(page.locator("#now")).to_be_visible()
+    return page
+
+
+def phone_shot(page: Page, label: str) -> None:
+    """A screenshot of what the phone shows now, kept under /tmp/shots/phone/ to be looked at."""
+    PHONE_SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(PHONE_SHOTS / f"{label}.png"))
+
+
+def fixed_share(page: Page) -> tuple[float, list[Any]]:
+    """The share of the viewport that stays fixed now, and what stays."""
+    found = page.evaluate(FIXED)
+    return float(found["share"]), list(found["found"])
+
+
+def reached(locator: Locator) -> bool:
+    """Whether the control is on screen and a tap at its centre lands on it."""
+    return bool(locator.evaluate(REACHED))
+
+
+def scroll_away(page: Page) -> None:
+    """Scroll to the page's end, where the strip is out of view and its one line stays at the top."""
+    page.wait_for_function("""() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      return document.documentElement.classList.contains('strip-away');
+    }""", polling=100)
+
 
 # ---- the tour: every page of each game, in the lobby, in play, in a fight (Quest), after the end ----
 
@@ -44,17 +125,6 @@ TV_SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
 # What each page shows once it has drawn
 DRAWN = {"home": "#create-form button[type=submit]", "join": ".lobby-head", "play": "#now, .turnbar",
          "host": "main h1", "screen": ".screen", "dice": ".dice-device, .screen"}
-# Every change to the page counted, so a check waits until the page has stopped drawing.
-COUNT_CHANGES = """new MutationObserver(() => { window.__changes = (window.__changes || 0) + 1; })
-  .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });"""
-SETTLED = """([selector]) => {
-  const quiet = window.__changes === window.__seen;
-  window.__seen = window.__changes;
-  const busy = document.querySelector('main .loading, .rolling') || document.fonts.status !== 'loaded';
-  return quiet && !busy && Boolean(document.querySelector(selector));
-}"""
-
-
 @dataclass
 class Stop:
     """One page of the tour, drawn: which game, stage and route, on which device (a phone or the TV)."""
@@ -91,8 +161,6 @@ class Tour:
         self.host = Device(opened, base, f"{game}-host", "en-GB")
         self.stranger = Device(opened, base, f"{game}-stranger", "nl-NL")
         self.tv = Device(opened, base, f"{game}-tv", "en-GB", TV_SIZES[0])
-        for device in self.devices:
-            device.context.add_init_script(COUNT_CHANGES)
 
     @property
     def devices(self) -> tuple[Device, ...]:
@@ -127,11 +195,6 @@ class Tour:
     def close(self) -> None:
         for device in self.devices:  # the checks tell each page's errors
             device.context.close()
-
-
-def settle(page: Page, selector: str) -> None:
-    """Wait until the page shows `selector`, has nothing loading and has stopped changing."""
-    page.wait_for_function(SETTLED, arg=[selector], polling=250, timeout=20_000)
 
 
 def tour(browser: Browser, base: str, game: str, **context: Any) -> Iterator[Stop]:

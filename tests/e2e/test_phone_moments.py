@@ -32,9 +32,11 @@ from .helpers import (
     in_first_screenful,
     no_rule_in_the_strip,
     quest_table,
+    settled,
     state_of,
     strip,
     top_shot,
+    undo_on_host,
 )
 
 pytestmark = pytest.mark.e2e
@@ -78,6 +80,7 @@ def moment(device: Device, text: str) -> None:
     item = strip(device).locator(".now-item", has_text=text)
     expect(item).to_be_visible()
     at_the_top(device.page)
+    settled(device.page)
     box = item.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (text, box)
 
@@ -168,7 +171,7 @@ def test_the_hosts_correction_and_undo_are_told_to_whom_they_touched(table: dict
     page.get_by_role("button", name="Apply").click()
     moment(cas, "The host corrected your resources: +3 Food — “found a crate”.")
     top_shot(cas, "moments-cas-adjusted")
-    page.get_by_role("button", name="Undo last action").click()
+    undo_on_host(page)
     moment(cas, "The host took back: The host corrects Cas: +3 Food — “found a crate”. "
                 "Your resources: −3 Food.")
     expect(strip(cas)).not_to_contain_text("The host corrected your resources")  # taken back
@@ -194,6 +197,7 @@ def test_an_update_leaves_an_open_card_its_half_made_offer_the_focus_and_the_scr
     page.locator("#offer-to").scroll_into_view_if_needed()
     page.evaluate("window.scrollBy(0, -120)")
     page.locator("#offer-to").focus()
+    settled(page)
     where = page.locator("#offer-form").bounding_box()
     version = state_of(table)["version"]
     for key in ("bram", "anna"):  # the second one also shows in Anna's strip
@@ -208,11 +212,13 @@ def test_an_update_leaves_an_open_card_its_half_made_offer_the_focus_and_the_scr
         expect(page.locator("#attack-target")).to_have_value(table["ids"]["bram"])
         expect(page.locator("#out-offer-give-wood")).to_have_text("2")
         expect(page.locator("#out-offer-get-iron")).to_have_text("1")
+        settled(page)
         now = page.locator("#offer-form").bounding_box()
         assert where is not None and now is not None and abs(now["y"] - where["y"]) < 2, (where, now)
     anna.shot("moments-anna-offer-kept")
     expect(strip(anna)).to_contain_text("The host corrected your resources: +1 Food — “a gift for Anna”.")
     page.locator("#offer-send").click()
+    wait_for(lambda: bool(state_of(table)["offers"]), "the offer")
     offer = state_of(table)["offers"][0]
     assert offer["to"] == table["ids"]["cas"] and offer["give"] == {"wood": 2} and offer["get"] == {"iron": 1}
     expect(page.locator("#out-offer-give-wood")).to_have_text("0")  # a sent offer empties its form
@@ -223,11 +229,24 @@ def test_the_sail_counter_and_the_attack_form_say_what_they_mean(table: dict[str
     page = table["anna"].page
     unfold(page, "#sail-form")
     expect(page.locator("#out-sail-1")).to_have_text("1")
-    page.locator("[data-step='sail.1'][data-d='1']").click()
-    expect(page.locator("#out-sail-1")).to_have_text("2")  # the first + shows at once
-    page.locator("[data-step='sail.1'][data-d='-1']").click()
-    expect(page.locator("#out-sail-1")).to_have_text("1")
+    turn = state_of(table)["turn"]
+    left = turn["allowance"] - turn["moved"].get("1", 0)  # T3: what ship 1 may still sail
+    assert turn["player"] == table["ids"]["anna"] and left >= 1, turn
+    plus = page.locator("[data-step='sail.1'][data-d='1']")
+    for n in range(2, left + 1):
+        plus.click()
+        expect(page.locator("#out-sail-1")).to_have_text(str(n))  # each + shows at once
+    expect(plus).to_be_disabled()  # never more than the rule allows: no count the server refuses
+    for n in range(left - 1, 0, -1):
+        page.locator("[data-step='sail.1'][data-d='-1']").click()
+        expect(page.locator("#out-sail-1")).to_have_text(str(n))
     expect(page.locator("[data-step='sail.1'][data-d='-1']")).to_be_disabled()  # never under one square
+    # T3 counts the squares of one's own roll: the player at turn sees theirs, another phone no count
+    moved = turn["moved"].get("1", 0)
+    expect(page.locator(".sail-row > span").first).to_have_text(f"Ship 1 · {moved}/{turn['allowance']}")
+    bram = table["bram"].page
+    unfold(bram, "#sail-form")
+    expect(bram.locator(".sail-row > span").first).to_have_text("Schip 1")
     rules = page.locator("#attack-rules")
     expect(rules).to_contain_text("C1 · Your ship lies right next to the other")
     expect(rules).to_contain_text("C2 · ")

@@ -1,5 +1,6 @@
 """The rulebook in Chromium: /rules/<game> lists every rule and finds one by a word of either language,
-a refused tap's rule opens over the phone and closes back to where the player was, the page opens
+a refused tap's rule opens over the phone and closes back to where the player was, so does the whole
+rulebook opened from it (by its own button, Escape or the browser's Back), the page opens
 offline once the service worker has it (over `shipmate serve --tls`), and axe-core finds no serious
 or critical violation on the page or with a rule open."""
 
@@ -27,8 +28,8 @@ GAMES = ("quest1607", "serenissima", "voyagers")
 
 
 def rules_of(base: str, game: str) -> dict[str, Any]:
-    """The rules a game's ruleset serves: {"chapters", "rules"}."""
-    return dict(api(base, "GET", f"/api/rulesets/{game}")["rules"])
+    """The rule texts a game serves beside its ruleset: {"source", "chapters", "rules"}."""
+    return dict(api(base, "GET", f"/api/rulesets/{game}/rules"))
 
 
 def shot(page: Page, name: str) -> None:
@@ -160,11 +161,38 @@ def test_a_refused_taps_rule_opens_over_the_phone_and_closes_back_to_the_same_pl
         expect(page.locator("dialog")).to_have_count(0)
         page.wait_for_function("() => document.activeElement.matches('#up-1-sails-why a.rule-link')")
         assert page.evaluate("window.scrollY") == before
-    link.click()
-    page.locator("dialog").get_by_role("link", name="Hele spelregels").click()
-    expect(page).to_have_url(f"{base_url}/rules/quest1607?code={refused['code']}#U3")
-    expect(page.locator("#U3.lit")).to_be_in_viewport()
-    expect(page.locator("dialog")).to_have_count(0)
+    play = f"{base_url}/play/{refused['code']}"
+    for close in ("button", "Escape", "Back"):
+        # The whole rulebook opens over the phone's page, at the rule, and closes back to the same place
+        link.scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, -120)")
+        before = page.evaluate("window.scrollY")
+        link.focus()
+        page.keyboard.press("Enter")
+        page.locator("dialog").get_by_role("link", name="Hele spelregels").click()
+        book = page.locator("dialog.rule-book[open]")
+        expect(book.locator("#U3.lit")).to_be_in_viewport()
+        expect(book.locator("h1")).to_have_text("Spelregels van Quest 1607")
+        expect(book.locator(".rb-rule")).to_have_count(len(rules_of(base_url, "quest1607")["rules"]))
+        expect(page).to_have_url(play)  # the game's page stays open beneath (its socket too)
+        expect(page.locator("dialog.rule-dialog")).to_have_count(0)
+        back = book.get_by_role("button", name="Terug naar het spel")
+        expect(back).to_be_visible()
+        if close == "button":
+            book.locator("a[href='#ch-trade']").click()  # a chapter of the book: the book scrolls there
+            expect(book.locator("#ch-trade")).to_be_in_viewport()
+            expect(page).to_have_url(play)
+            shot(page, "rulebook-over-the-phone-390.png")
+            back.click()
+        elif close == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.go_back()  # an installed app's Back gesture
+        expect(page.locator("dialog")).to_have_count(0)
+        expect(page).to_have_url(play)
+        page.wait_for_function("() => document.activeElement.matches('#up-1-sails-why a.rule-link')")
+        assert page.evaluate("window.scrollY") == before
+    expect(why).to_contain_text("U3 · Zeilen +1 kost")  # the same page, never left
 
 
 def test_a_refusal_told_in_a_toast_links_its_rule_too(refused: dict[str, Any], base_url: str) -> None:

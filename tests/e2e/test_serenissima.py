@@ -30,6 +30,7 @@ from .helpers import (
     strip,
     strip_actions,
     top_shot,
+    undo_on_host,
 )
 from .layout import shot_of_the_end
 
@@ -368,7 +369,7 @@ def test_the_host_panel_tells_the_table_and_its_undo_is_told_everywhere(
         lines = page.locator(".feed-lines li")
         expect(lines.first).to_have_text("Sale: Anna sold 2 Metal to Bram for 300 ducats")
         expect(lines).to_have_count(6)
-        page.get_by_role("button", name="Undo last action").click()
+        undo_on_host(page)
         undone = "The host took back: Sale: Anna sold 2 Metal to Bram for 300 ducats"
         expect(lines.first).to_have_text(undone)
         expect(newest(table["anna"])).to_have_text(undone)

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Locator, expect
 
 from tests.api.client import Game
 
-from .helpers import PHONE, TV, Device, at_the_top, close_all, no_rule_in_the_strip, strip, top_shot
+from .helpers import PHONE, TV, Device, at_the_top, close_all, no_rule_in_the_strip, settled, strip, top_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -31,6 +31,7 @@ def in_view(item: Locator) -> None:
     """The strip item shows whole in the phone's first screenful (the page at its top)."""
     at_the_top(item.page)
     expect(item).to_be_visible()
+    settled(item.page)
     box = item.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
 
@@ -41,6 +42,7 @@ def headline(tv: Device, text: str) -> None:
         tv.page.set_viewport_size(size)
         moment = tv.page.locator("#head-moment, #head-now").filter(has_text=text)
         expect(moment).to_be_visible()
+        settled(tv.page)
         box = moment.bounding_box()
         assert box is not None and box["y"] + box["height"] <= size["height"], (size, box)
     tv.page.set_viewport_size(TV)

@@ -20,6 +20,7 @@ from tests.fixtures_server import wait_for
 from .helpers import (
     Device,
     api,
+    at_the_top,
     close_all,
     image_drawn,
     in_first_screenful,
@@ -31,15 +32,19 @@ from .helpers import (
     strip,
     strip_actions,
     top_shot,
+    undo_on_host,
 )
+from .layout import fixed_share, reached, scroll_away
 
 pytestmark = pytest.mark.e2e
 
 PHONES = {"anna": ("Anna", "netherlands", "en-GB"), "bram": ("Bram", "england", "nl-NL"),
           "cas": ("Cas", "spain", "en-US")}
 TABLET = {"width": 820, "height": 1180}
-WORDS = {"en": {"waiting": "waits for the network", "went": "went through now that the network is back"},
-         "nl": {"waiting": "wacht op het netwerk", "went": "is alsnog doorgegaan"}}
+WORDS = {"en": {"waiting": "waits for the network", "went": "went through now that the network is back",
+                "no_network": "No network"},
+         "nl": {"waiting": "wacht op het netwerk", "went": "is alsnog doorgegaan",
+                "no_network": "Geen netwerk"}}
 
 
 @pytest.fixture(scope="module")
@@ -262,7 +267,7 @@ def test_the_hosts_adjust_and_undo_are_told_on_every_phone_and_on_the_tv(table: 
     expect(newest(table["bram"])).to_have_text("De spelleider corrigeert Cas: +3 Voedsel — „found a crate”")
     expect(tv.page.locator(".feed-big .feed-lines li").first).to_have_text(adjusted)
     spoken(tv, adjusted)
-    page.get_by_role("button", name="Undo last action").click()
+    undo_on_host(page)
     undone = f"The host took back: {adjusted}"
     for key in ("anna", "cas"):
         expect(newest(table[key])).to_have_text(undone)
@@ -310,6 +315,28 @@ def test_a_tap_made_offline_is_applied_exactly_once_when_the_network_returns(tab
     assert state_of(table)["version"] == before + 1  # applied once, with no second tap
     assert "Failed to fetch" not in page.content()
     top_shot(device, "story-tap-went-through")
+
+
+def test_a_phone_scrolled_down_shows_at_once_that_it_is_offline(table: dict[str, Any]) -> None:
+    """Wherever the page is scrolled, the phone says it is offline: the bar's badge stays at the top."""
+    for key, lang in (("bram", "nl"), ("cas", "en")):
+        device = table[key]
+        page = device.page
+        sign = page.locator("#conn")
+        scroll_away(page)
+        expect(sign).to_be_hidden()
+        device.context.set_offline(True)
+        try:
+            expect(sign).to_have_text(WORDS[lang]["no_network"])
+            expect(sign).to_have_attribute("role", "status")
+            wait_for(lambda sign=sign: reached(sign), f"{key}'s offline sign on screen, nothing over it")
+            share, found = fixed_share(page)
+            assert share <= 0.25, f"{key}: {share:.0%} of the screen stays fixed: {found}"
+            device.shot(f"story-{key}-offline-scrolled")
+        finally:
+            device.context.set_offline(False)
+        expect(sign).to_be_hidden()
+        at_the_top(page)
 
 
 def test_a_waiting_tap_outlives_its_page_and_goes_once_the_phone_is_back(table: dict[str, Any]) -> None:

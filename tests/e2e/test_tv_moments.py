@@ -21,10 +21,20 @@ import pytest
 from playwright.sync_api import Browser, Locator, expect
 
 from tests.api.client import Game
-from tests.api.test_whole_game import advance, meet, supply
+from tests.api.test_whole_game import advance, meet, play_to_the_winner, supply
 from tests.fixtures_server import wait_for
 
-from .helpers import Device, close_all, quest_table, state_of
+from .helpers import (
+    Device,
+    act,
+    close_all,
+    fire_until,
+    keep_choice,
+    quest_table,
+    settled,
+    state_of,
+    undo_on_host,
+)
 from .test_layout import CROPPED
 
 pytestmark = pytest.mark.e2e
@@ -67,12 +77,6 @@ def whole(table: dict[str, Any], label: str) -> None:
         device.shot(f"tv-{label}-{size['width'] if size else ''}")
 
 
-def act(table: dict[str, Any], key: str, action: dict[str, Any]) -> dict[str, Any]:
-    game: Game = table["game"]
-    token = game.host if key == "host" else table["tokens"][key]
-    return game.ok(token, action)
-
-
 def active_key(table: dict[str, Any]) -> str:
     pid = state_of(table)["turn"]["player"]
     return next(k for k, v in table["ids"].items() if v == pid)
@@ -87,6 +91,61 @@ def test_the_tv_opens_on_whose_turn_it_is(table: dict[str, Any]) -> None:
     expect(tv.page.locator("#q-roll")).to_contain_text("Brought")
     expect(table["dice"].page.locator(".brought")).to_be_visible()
     whole(table, "rolled")
+
+
+OUTCOME = """async () => {
+  const T = await import('/js/logic/quest1607_table.js');
+  const state = { players: [{ id: 'p1', name: 'Anna' }, { id: 'p2', name: 'Bram' }] };
+  const end = (lost) => ({ how: 'sunk', winner: 'p1', loser: 'p2', ship: 1, handed: {}, skip: 1,
+                           kept: { food: 2 }, fished: { wood: 2 }, lost });
+  return [T.outcomeText(end({}), state), T.outcomeText(end({ iron: 1 }), state)];
+}"""
+
+
+def test_a_sinking_is_never_told_as_nothing_sank(table: dict[str, Any]) -> None:
+    """What nobody kept nor fished went down with the ship: told when there was some, else not at all."""
+    assert table["tv"].page.evaluate(OUTCOME) == [
+        "Anna won: Bram’s ship 1 sank. Bram kept 2 Food; Anna fished 2 Wood out of the water. "
+        "Bram skips the next turn.",
+        "Anna won: Bram’s ship 1 sank. Bram kept 2 Food; Anna fished 2 Wood out of the water. "
+        "1 Iron went down with the ship. Bram skips the next turn."]
+    assert table["tv_nl"].page.evaluate(OUTCOME) == [
+        "Anna won: schip 1 van Bram is gezonken. Bram hield 2 Voedsel; Anna viste 2 Hout op. "
+        "Bram slaat de volgende beurt over.",
+        "Anna won: schip 1 van Bram is gezonken. Bram hield 2 Voedsel; Anna viste 2 Hout op. "
+        "1 IJzer ging met het schip ten onder. Bram slaat de volgende beurt over."]
+
+
+CHART = """async () => {
+  const C = await import('/js/charts.js');
+  const S = await import('/js/logic/stats.js');
+  const names = ['A', 'Alexandrina Victoria Saxe-Coburg', 'Bram', 'Cas'];
+  const series = names.map((name, k) => ({ name, colour: '#56B4E9', values: [0, k + 2, 7 - k] }));
+  const box = document.createElement('div');
+  box.innerHTML = C.lineChart({ title: 'Resources', x: ['1', '2', '3'], series });
+  document.body.append(box);
+  const size = (r) => `${Math.round(r.width)}×${Math.round(r.height)}`;
+  const sizes = (selector, measure) => [
+    ...new Set([...box.querySelectorAll(selector)].map((e) => size(measure(e))))];
+  const seen = {
+    ticks: [...box.querySelectorAll('svg[role=img] > text[text-anchor=end]')].map((t) => t.textContent),
+    markers: sizes('svg[role=img] .marker', (m) => m.getBBox()),
+    legend: sizes('.legend svg', (s) => s.getBoundingClientRect()),
+    legendMarkers: sizes('.legend .marker', (m) => m.getBBox()),
+    nice: [[0, 7], [0, 3], [0, 23], [0, 100], [-3, 7]].map(([low, high]) => S.niceTicks(low, high)),
+  };
+  box.remove();
+  return seen;
+}"""
+
+
+def test_the_chart_marks_its_axis_evenly_and_draws_every_marker_alike(table: dict[str, Any]) -> None:
+    seen = table["tv"].page.evaluate(CHART)
+    assert seen["ticks"] == ["0", "2", "4", "6", "8"]  # a count up to 7: steps of 2, the top one above it
+    assert seen["markers"] == ["10×10"] and seen["legendMarkers"] == ["10×10"]  # one square, any shape
+    assert seen["legend"] == ["40×14"]  # the legend's keys alike, however long each name
+    assert seen["nice"] == [[0, 2, 4, 6, 8], [0, 1, 2, 3], [0, 5, 10, 15, 20, 25], [0, 20, 40, 60, 80, 100],
+                            [-5, 0, 5, 10]]
 
 
 def test_an_offer_declined_withdrawn_or_lapsed_makes_the_headline(table: dict[str, Any]) -> None:
@@ -135,7 +194,7 @@ def test_the_hosts_correction_and_undo_say_what_changed(table: dict[str, Any]) -
     expect(page.get_by_label("Reason")).to_have_value("")
     whole(table, "host-adjust")
     page.evaluate("window.scrollTo(0, 0)")
-    page.get_by_role("button", name="Undo last action").click()
+    undo_on_host(page)
     undone = "The host took back: The host corrects Cas: +3 Food — “found a crate” (Cas −3 Food)"
     expect(news(tv)).to_contain_text(undone)
     expect(page.locator("#host-moment")).to_contain_text(undone)
@@ -165,6 +224,7 @@ def test_the_dice_link_is_a_finger_sized_target(table: dict[str, Any]) -> None:
     page.locator("#dice-make").click()
     link = page.locator("#dice-url")
     expect(link).to_be_visible()
+    settled(page)
     box = link.bounding_box()
     assert box is not None and box["height"] >= 44, box
 
@@ -197,18 +257,6 @@ def _to_the_turn_of(table: dict[str, Any], key: str) -> None:
     pytest.fail(f"{key}'s turn never came")
 
 
-def _fire_until(table: dict[str, Any], stages: tuple[str, ...]) -> dict[str, Any]:
-    """The shooters fire (over the API) until the fight reaches one of `stages` or ends."""
-    for _ in range(80):
-        state = state_of(table)
-        combat = state["combat"]
-        if combat is None or combat["stage"] in stages:
-            return state
-        shooter = next(k for k, v in table["ids"].items() if v == combat["shooter"])
-        act(table, shooter, {"type": "fire"})
-    pytest.fail("the fight went on for 80 shots")
-
-
 def test_a_surrender_offered_tells_whom_the_table_waits_for(table: dict[str, Any]) -> None:
     tv, tv_nl, dice = table["tv"], table["tv_nl"], table["dice"]
     ids = table["ids"]
@@ -229,7 +277,7 @@ def test_a_surrender_offered_tells_whom_the_table_waits_for(table: dict[str, Any
     expect(dice.page.locator("#fight-pair")).to_contain_text(re.compile(r"needed \d\+"))
     expect(dice.page.locator(".fight-verdict")).to_have_text(re.compile(r"^(Hit! .+|Miss)$"))
     dice.shot("dice-fight-shot")
-    state = _fire_until(table, ("firing",))
+    state = fire_until(table, ("firing",))
     if state["combat"] is None:
         pytest.skip("the first shot sank Bram's ship")
     act(table, "bram", {"type": "surrender"})
@@ -256,7 +304,7 @@ def test_a_sinking_tells_whom_the_table_waits_for_to_keep_and_to_fish(table: dic
     for _ in range(5):
         act(table, "anna", {"type": "upgrade", "ship": 1, "part": "cannons"})
     act(table, "anna", {"type": "attack", "ship": 1, "target": ids["cas"], "target_ship": 1})
-    state = _fire_until(table, ("salvage", "fishing"))
+    state = fire_until(table, ("salvage", "fishing"))
     combat = state["combat"]
     assert combat is not None and combat["stage"] == "salvage", combat
     sunk = next(k for k, v in ids.items() if v == combat["sunk"])
@@ -271,12 +319,7 @@ def test_a_sinking_tells_whom_the_table_waits_for_to_keep_and_to_fish(table: dic
     whole(table, "fight-keep")
     dice.shot("dice-fight-keep")
     held = next(p for p in state["players"] if p["id"] == combat["sunk"])["resources"]
-    keep, need = {}, combat["keep"]
-    for resource, n in held.items():
-        if need and n:
-            keep[resource] = min(n, need)
-            need -= keep[resource]
-    act(table, sunk, {"type": "keep", "resources": keep})
+    act(table, sunk, {"type": "keep", "resources": keep_choice(held, combat["keep"])})
     water = state_of(table)["combat"]["water"]
     n = min(2, sum(water.values()))
     expect(wait).to_contain_text(f"Waiting for {winner_name} to fish {n} resources out of the water")
@@ -355,3 +398,106 @@ def test_the_winner_on_every_shared_device_and_no_turn_after_the_end(table: dict
     dice.shot("dice-winner")
     expect(host.page.locator("#host-winner")).to_have_text("Anna wins!")
     expect(host.page.locator("form")).to_have_count(0)
+
+
+LONG_NAME = "Alexandra Montgomery-Whitfield"  # 30 characters, a name the lobby takes (up to 32)
+
+
+def on_one_line(one: Locator, other: Locator) -> None:
+    """The two elements' middles lie on the same line of text, once the page has its final layout."""
+    settled(one.page)
+    a, b = one.bounding_box(), other.bounding_box()
+    assert a and b, (one, other)
+    assert abs((a["y"] + a["height"] / 2) - (b["y"] + b["height"] / 2)) < min(a["height"], b["height"]) / 2, \
+        (f"{one} and {other} are on different lines", a, b)
+
+
+def test_a_long_winners_name_keeps_its_badge_beside_it_on_the_small_tv(browser: Browser,
+                                                                        base_url: str) -> None:
+    """In the ranking after the end, a winner's name is cut only as far as its ★ badge needs room on
+    the same line: at 1280 × 720 the badge of a 30-character name once wrapped to a line of its own
+    and left the name cut to five letters ("Alexa…")."""
+    game = Game.create(base_url, quests_per_level=1)
+    hero = game.join(LONG_NAME, "england")
+    game.join("Bram", "spain")
+    game.ok(game.host, {"type": "start"})
+    play_to_the_winner(game, hero)
+    assert game.state()["winner"] == hero
+    tv = Device(browser, base_url, "tv-long-name", "nl-NL", TV_SMALL)
+    try:
+        tv.goto(f"/screen/{game.code}")
+        row = tv.page.locator("#q-final li", has_text="Winnaar")
+        expect(row).to_be_visible()
+        name, badge = row.locator("strong"), row.locator(".tag")
+        on_one_line(name, badge)
+        box, tag, line = name.bounding_box(), badge.bounding_box(), row.bounding_box()
+        assert box and tag and line
+        if name.evaluate("n => n.scrollWidth > n.clientWidth"):  # cut: only where the line is full
+            assert tag["x"] + tag["width"] >= line["x"] + line["width"] - 24, ("room unused", box, tag, line)
+        tv.shot("tv-winner-long-name-1280")
+    finally:
+        close_all([tv])
+
+
+def test_a_long_name_stays_beside_its_flag_on_the_small_tv(browser: Browser, base_url: str) -> None:
+    """A player's card on the 1280 × 720 TV: a name too long for the card's line is cut beside its
+    flag, never sent to a line of its own below the flag."""
+    game = Game.create(base_url, quests_per_level=1)
+    for name, land in ((LONG_NAME, "england"), ("Bram", "spain"), ("Cas", "portugal")):
+        game.join(name, land)
+    tv = Device(browser, base_url, "tv-long-card", "nl-NL", TV_SMALL)
+    try:
+        tv.goto(f"/screen/{game.code}")
+        card = tv.page.locator(".sp", has_text=LONG_NAME)
+        expect(card).to_be_visible()
+        on_one_line(card.locator("header .swatch"), card.locator(".sp-name"))
+        tv.shot("tv-long-name-card-1280")
+    finally:
+        close_all([tv])
+
+
+def test_every_ship_stays_inside_its_players_card_on_the_small_dutch_tv(browser: Browser,
+                                                                        base_url: str) -> None:
+    """With few players the cards have height to spare, but Dutch's ship words ("Kanonnen 1 Zeilen 2
+    Bemanning 3") are wider than a card on the 1280 × 720 TV: the ships give way to their numbers
+    rather than stick out of the card."""
+    game = Game.create(base_url)
+    game.join("Anna", "netherlands")
+    game.join("Bram", "spain")
+    tv = Device(browser, base_url, "tv-ship-words", "nl-NL", TV_SMALL)
+    try:
+        tv.goto(f"/screen/{game.code}")
+        expect(tv.page.locator(".sp .mini-ship")).to_have_count(2)
+        sticking_out = tv.page.evaluate("""() => [...document.querySelectorAll('.sp')].filter((card) => {
+          const box = card.getBoundingClientRect(), style = getComputedStyle(card);
+          const right = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+          const ships = [...card.querySelectorAll('.mini-ship')];
+          return ships.some((ship) => ship.getBoundingClientRect().right > right + 1);
+        }).map((card) => card.innerText)""")
+        assert sticking_out == [], sticking_out
+        tv.shot("tv-ship-words-1280-nl")
+    finally:
+        close_all([tv])
+
+
+def test_the_event_panel_signs_what_the_event_gave_and_took(browser: Browser, base_url: str) -> None:
+    """The TV's event panel says "Bram +1 Food" as the headline does; it once said "Bram 1 Food"."""
+    tv = Device(browser, base_url, "tv-event-panel", "en-GB", TV_SMALL)
+    try:
+        tv.goto("/")
+        said = tv.page.evaluate("""async () => {
+          const { EventPanel } = await import('/js/views/quest1607/screen_parts.js');
+          const { render } = await import('/js/html.js');
+          const words = { en: 'A gift and a loss', nl: 'Een gift en een verlies' };
+          const state = { phase: 'playing', event: { id: 'G9', title: words, text: words },
+                          players: [{ id: 'p1', name: 'Bram' }, { id: 'p2', name: 'Anna' }] };
+          const events = [{ type: 'EventDrawn', event: 'G9', version: 7,
+                            changes: { p1: { food: 1 }, p2: { wood: -2, iron: 1 } } }];
+          const root = document.createElement('div');
+          document.body.append(root);
+          render(root, new EventPanel().markup({ state, events }));
+          return [...root.querySelectorAll('.q-event-changes span')].map((s) => s.textContent);
+        }""")
+        assert said == ["Bram +1 Food", "Anna −2 Wood, +1 Iron"], said
+    finally:
+        tv.context.close()

@@ -32,9 +32,11 @@ from .helpers import (
     no_rule_in_the_strip,
     nothing_to_do,
     seated,
+    settled,
     spoken,
     strip,
     top_shot,
+    undo_on_host,
 )
 
 pytestmark = pytest.mark.e2e
@@ -62,6 +64,7 @@ def the_feed_fits_the_tv(tv: Device) -> None:
     """The TV's story shows its newest lines (up to nine), as many as fit: a TV has no scrollbar."""
     lines = tv.page.locator(".feed-big .feed-lines li")
     expect(lines.first).to_be_visible()
+    settled(tv.page)
     assert 4 <= lines.count() <= 9, lines.count()
     box = tv.page.locator(".feed-big").bounding_box()
     assert box is not None and box["y"] + box["height"] <= TV["height"], box
@@ -367,7 +370,7 @@ def test_the_hosts_gold_count_and_undo_are_told_and_read_aloud(table: dict[str, 
     host.page.locator(f"#gold-{cas}").fill("5")
     host.page.locator(f"[data-set-gold='{cas}']").click()
     expect(newest(table["anna"])).to_have_text("The host sets Cas’s gold to 5")
-    host.page.get_by_role("button", name="Undo last action").click()
+    undo_on_host(host.page)
     expect(newest(table["anna"])).to_have_text("The host took back: The host sets Cas’s gold to 5")
     undone = table["anna"].page.locator(".feed-lines li.undone")
     expect(undone).to_contain_text("The host sets Cas’s gold to 5")
@@ -455,7 +458,7 @@ def test_reputation_is_counted_and_ranked_on_the_screen(table: dict[str, Any]) -
     cas.locator("#score-tips").fill("10")
     cas.locator("#score-send").click()
     # VV19: the last entry ends the game, so the phone asks first
-    expect(cas.locator("dialog.ask")).to_contain_text("This ends the game and reveals the dice seed.")
+    expect(cas.locator("dialog.ask")).to_contain_text("This ends the game and shows the dice’s secret key")
     cas.locator("#end-yes").click()
     screen = table["screen"].page
     rows = screen.locator(".vv-ranking tbody tr")

@@ -15,6 +15,7 @@ from shipmate.rules import (
     event_view_for,
     view_for,
 )
+from shipmate.rules.core import UNDO_REASON_MAX
 from tests.rules.helpers import p, refused
 from tests.rules.quest import (
     SEED,
@@ -59,6 +60,23 @@ def test_undo_takes_back_the_last_action_unless_it_rolled_or_drew() -> None:
     assert view_for(traded, HOST)["can_undo"] is True
     assert view_for(rolled(game(2)), HOST)["can_undo"] is False
     assert view_for(traded, p("p1"))["can_undo"] is view_for(traded, PUBLIC)["can_undo"] is False
+
+
+def test_the_hosts_reason_for_an_undo_is_in_its_event_for_all_to_see() -> None:
+    state = rolled(game(2))
+    adjusted = act(state, {"type": "adjust", "player": "p2", "resources": {"wood": 2}, "reason": "x"}, HOST)
+    undo = events(adjusted, {"type": "undo", "reason": "  the wrong player  "}, HOST)[0]
+    assert (undo["type"], undo["reason"]) == ("ActionUndone", "the wrong player")
+    assert event_view_for(adjusted, undo, PUBLIC)["reason"] == "the wrong player"
+    assert "restore" not in event_view_for(adjusted, undo, PUBLIC)
+    assert resources(act(adjusted, {"type": "undo", "reason": "oops"}, HOST), "p2") == resources(state, "p2")
+    # no reason, or only spaces: the event says none
+    assert "reason" not in events(adjusted, {"type": "undo"}, HOST)[0]
+    assert "reason" not in events(adjusted, {"type": "undo", "reason": " "}, HOST)[0]
+    with pytest.raises(InvalidAction) as refusal:
+        apply(adjusted, {"type": "undo", "reason": "x" * (UNDO_REASON_MAX + 1)}, HOST)
+    assert refusal.value.details == {"field": "reason"}
+    assert events(adjusted, {"type": "undo", "reason": "x" * UNDO_REASON_MAX}, HOST)[0]["reason"]
 
 
 def test_adjust_is_the_hosts_correction_with_a_reason_for_all_to_see() -> None:

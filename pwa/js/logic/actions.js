@@ -1,4 +1,4 @@
-// Actions over the socket (DESIGN.md): the action frame, matching its result frame, and reading the
+// Actions over the socket (docs/PROTOCOL.md): the action frame, matching its result frame, and reading the
 // result as the HTTP answer it stands for. Pure: no DOM, no socket, no clock.
 
 /** How long an action waits for its result frame before it goes over HTTP instead (ms). */

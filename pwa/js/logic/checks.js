@@ -76,6 +76,15 @@ export function lobbyStart(state, table) {
   return table();
 }
 
+/**
+ * What an undo would take back: the events of change `version` (the game's latest), or none when
+ * the page has not seen them or that change was itself an undo (one step back, never two).
+ */
+export function lastChange(events, version) {
+  const change = (events || []).filter((e) => e.version === version);
+  return change.some((e) => e.type === 'ActionUndone') ? [] : change;
+}
+
 /** The host takes the last change back: one step, not twice in a row, and never a roll or a draw. */
 export function undoCheck(state) {
   const host = hostOnly(state);

@@ -2,7 +2,7 @@
 // are moments for a player and in what words (`momentOf`), and which a player made themselves
 // (`actedBy`); a moment stays until its player acts again, or for the game's next few changes.
 import { t } from '../i18n.js';
-import { story } from './story.js';
+import { because, story } from './story.js';
 
 /** How many changes back a moment may still be told. */
 const WINDOW = 8;
@@ -43,5 +43,5 @@ export function undoMoment(e, ctx, me, tellers, concerns) {
   const undone = events.filter((x) => x.version === e.undone_version);
   if (!undone.some((x) => concerns(x, events, me))) return null;
   const [line] = story(undone, tellers, ctx);
-  return { tone: 'alert', changed: true, text: t('told_undone', { what: line ? line.text : t('told_last_action') }) };
+  return { tone: 'alert', changed: true, text: t('told_undone', { what: line ? line.text : t('told_last_action') }) + because(e) };
 }

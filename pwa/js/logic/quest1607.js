@@ -4,52 +4,19 @@
 // player a refused tap. Every number comes from the ruleset (GET /api/games/{code}/ruleset: the house
 // rules already merged in, the game's options beside them) or from the event in play (`event.effects`
 // in the view); tests/differential holds it to the server's answers over generated games.
-import { OK, forbidden, joinCheck, lobbyStart, missing, no, playerById, seated, total, undoCheck } from './checks.js';
+import { OK, forbidden, joinCheck, missing, no, playerById, total, undoCheck } from './checks.js';
+import { allowance, effects, fishCount } from './quest1607_facts.js';
+import {
+  activeSide, canAccept, canAcceptSurrender, canEndTurn, canFire, canReachEdge, canRoll, canStart, canSurrender, embargo,
+  fighter, firing, openOffer, playing, turnCheck,
+} from './quest1607_now.js';
 
 export { missing, playerById, total };
+export { activePlayer, allowance, effects, fishCount, levels, resourceIds, stockIds } from './quest1607_facts.js';
+export { canAccept, canAcceptSurrender, canEndTurn, canFire, canReachEdge, canRoll, canStart, canSurrender, turnCheck };
+export { combatSide } from './quest1607_now.js';
 
 const COST_RULE = { sails: 'U3', cannons: 'U4', crew: 'U1', quest: 'U5' };
-/** S1: the least players of a game. The ruleset does not carry this number (the server's code does). */
-
-/** The quest levels in order (Q2), from the ruleset. */
-export const levels = (ruleset) => (ruleset && ruleset.levels) || [];
-
-export function resourceIds(ruleset) {
-  return ((ruleset && ruleset.resources) || []).map((r) => (typeof r === 'string' ? r : r.id));
-}
-
-/** The resources a player's stock shows: every basic one, and a land's own only when it is theirs or they hold some. */
-export function stockIds(ruleset, player) {
-  return ((ruleset && ruleset.resources) || []).filter((r) => typeof r === 'string' || !r.land
-    || r.id === player.land_resource || (player.resources[r.id] || 0) > 0).map((r) => (typeof r === 'string' ? r : r.id));
-}
-
-export function activePlayer(state) {
-  return state && state.turn ? playerById(state, state.turn.player) : null;
-}
-
-/** The effects of the event in play (E1): the view's `event.effects`, else the ruleset deck's card. */
-function eventEffects(state, ruleset) {
-  const event = state && state.event;
-  if (!event) return [];
-  if (Array.isArray(event.effects)) return event.effects;
-  const card = ((ruleset && ruleset.events) || []).find((e) => e.id === event.id);
-  return (card && card.effects) || [];
-}
-
-/** The rules as the event in play bends them (E1; DECKS.md), folded as the server folds them. */
-export function effects(state, ruleset) {
-  const out = { costs: {}, market_rate: ruleset.market.rate, bank_rate: ruleset.bank.rate, movement: 0,
-    hit_shift: 0, extra_white: 0, no_combat: false, no_trade: false };
-  for (const e of eventEffects(state, ruleset)) {
-    if (e.kind === 'cost') (out.costs[e.item] = out.costs[e.item] || []).push(e.add);
-    else if (e.kind === 'market_rate' || e.kind === 'bank_rate') out[e.kind] = e.rate;
-    else if (e.kind === 'movement' || e.kind === 'hit_shift') out[e.kind] += e.add;
-    else if (e.kind === 'extra_white') out.extra_white += e.count;
-    else if (e.kind === 'no_combat' || e.kind === 'no_trade') out[e.kind] = true;
-  }
-  return out;
-}
 
 /** The resources crew may be paid with besides its fixed price (U1), from the ruleset. */
 export function payChoices(ruleset) {
@@ -83,45 +50,7 @@ function pick(resources, cost) {
   return out;
 }
 
-// ---- who may act -----------------------------------------------------------------------------
-
-/** The game is on and a seated player acts (S5 before the start, V1 once it is over). */
-function playing(state, me) {
-  if (!state || state.phase === 'lobby') return no('S5', 'r_phase');
-  if (state.phase === 'finished') return no('V1', 'r_phase');
-  return seated(state, me);
-}
-
-/** T5/T1/C6: the checks that every turn action shares. */
-export function turnCheck(state, me, { needRoll = true } = {}) {
-  const base = playing(state, me);
-  if (!base.ok) return base;
-  const active = activePlayer(state);
-  if (state.turn.player !== me) return no('T5', 'r_T5', { name: active ? active.name : '?' });
-  if (needRoll && !state.turn.rolled) return no('T1', 'r_T1');
-  if (state.combat) return no('C6', 'r_combat');
-  return OK;
-}
-
-/** T1: the active player rolls once a turn; the host's phone and the dice device roll for them. */
-export function canRoll(state, me, { dice = false } = {}) {
-  const forTable = (state && state.host) || dice;
-  const actor = forTable && state.phase === 'playing' ? state.turn.player : me;
-  const base = turnCheck(state, actor, { needRoll: false });
-  if (!base.ok) return base;
-  if (state.turn.rolled) return no('T1', 'r_T1b');
-  return OK;
-}
-
-/** The movement allowance (T3): max(movement die, lowest Sails), moved by the event; the server's when sent. */
-export function allowance(state, player, ruleset = null) {
-  if (state && state.turn && typeof state.turn.allowance === 'number') return state.turn.allowance;
-  if (!state || !state.turn || !state.turn.dice) return 0;
-  const die = state.turn.dice.move.value;
-  const sails = (player && player.ships || []).map((s) => s.sails);
-  const shift = eventEffects(state, ruleset).filter((e) => e.kind === 'movement').reduce((n, e) => n + e.add, 0);
-  return Math.max(0, Math.max(die, Math.min(...sails)) + shift);
-}
+// ---- sailing and upgrades (T3, U1–U4) ----------------------------------------------------------
 
 function shipOf(state, me, number) {
   return (playerById(state, me).ships || []).find((s) => s.number === number) || null;
@@ -259,25 +188,7 @@ export function canCompleteQuest(state, me, quest) {
   return OK;
 }
 
-export function canReachEdge(state, me) {
-  const base = turnCheck(state, me);
-  if (!base.ok) return base;
-  if (playerById(state, me).level !== 'done') return no('V1', 'r_gold');
-  return OK;
-}
-
 // ---- trade between players (M1, E1) ----------------------------------------------------------
-
-/** M1 (house default): one side of a trade is the player whose turn it is. */
-function activeSide(state, ruleset, one, other) {
-  if (!ruleset.trade_with_active_player || [one, other].includes(state.turn.player)) return OK;
-  const active = activePlayer(state);
-  return no('M1', 'r_offer_party', { name: active ? active.name : '?' });
-}
-
-function embargo(state, ruleset) {
-  return effects(state, ruleset).no_trade ? no('E1', 'r_event_ban', { title: state.event.title }) : OK;
-}
 
 /** An offer gives or asks (either side alone will do); what is given is checked when it is accepted. */
 export function canOffer(state, ruleset, me, to, give, get) {
@@ -290,41 +201,11 @@ export function canOffer(state, ruleset, me, to, give, get) {
   return embargo(state, ruleset);
 }
 
-/** The open offer `offer` answered by its `side` ('to' accepts or declines, 'from' withdraws). */
-function openOffer(state, me, offer, side) {
-  const base = playing(state, me);
-  if (!base.ok) return base;
-  if (!offer || !(state.offers || []).some((o) => o.id === offer.id)) return no('M1', 'r_offer_gone');
-  return offer[side] === me ? OK : forbidden('r_not_yours');
-}
-
-export function canAccept(state, ruleset, me, offer) {
-  const open = openOffer(state, me, offer, 'to');
-  if (!open.ok) return open;
-  const checks = [embargo(state, ruleset), activeSide(state, ruleset, offer.from, offer.to)];
-  const refused = checks.find((c) => !c.ok);
-  if (refused) return refused;
-  const from = playerById(state, offer.from);
-  if (missing(from.resources, offer.give)) return no('M1', 'r_offer_short', { name: from.name });
-  if (missing(playerById(state, me).resources, offer.get)) return no('M1', 'r_accept_have');
-  return OK;
-}
-
 function canDecline(state, me, offer) { return openOffer(state, me, offer, 'to'); }
 
 function canWithdraw(state, me, offer) { return openOffer(state, me, offer, 'from'); }
 
-export function canEndTurn(state, me) {
-  return turnCheck(state, me);
-}
-
-// ---- the lobby and the host ------------------------------------------------------------------
-
-/** S1: the host starts once enough players sit at the table. */
-export function canStart(state, ruleset) {
-  return lobbyStart(state, () => (state.players.length < ruleset.min_players
-    ? no('S1', 'r_players', { n: ruleset.min_players, m: state.players.length }) : OK));
-}
+// ---- the host ----------------------------------------------------------------------------------
 
 /** The host corrects a player's resources (never below zero), once the game has started. */
 function canAdjust(state, player, delta) {
@@ -350,34 +231,6 @@ export function canAttack(state, ruleset, me, ship, target, targetShip) {
   return OK;
 }
 
-/** My side in the current fight: 'attacker', 'defender' or null. */
-export function combatSide(state, me) {
-  const combat = state && state.combat;
-  if (!combat) return null;
-  if (combat.attacker.player === me) return 'attacker';
-  if (combat.defender.player === me) return 'defender';
-  return null;
-}
-
-/** The fight is on and I am in it (C1, C6). */
-function fighter(state, me) {
-  const base = playing(state, me);
-  if (!base.ok) return base;
-  if (!state.combat) return no('C1', 'r_no_combat');
-  return combatSide(state, me) ? OK : no('C6', 'r_not_side');
-}
-
-const firing = (combat) => combat.stage === 'firing' || combat.stage === 'surrender_offered';
-
-export function canFire(state, me) {
-  const base = fighter(state, me);
-  if (!base.ok) return base;
-  const combat = state.combat;
-  if (!firing(combat)) return no('C6', 'r_stage', { stage: combat.stage });
-  if (combat.shooter !== me) return no('C6', 'r_not_shooter', { name: (playerById(state, combat.shooter) || {}).name || '?' });
-  return OK;
-}
-
 /** C4: what the shooter must roll to hit: the hit table (Cannons against Crew), moved by the event, within the bounds. */
 export function toHit(state, ruleset) {
   const combat = state && state.combat;
@@ -392,23 +245,6 @@ export function toHit(state, ruleset) {
   const cell = row[String(Math.min(Math.max(target.crew, 1), sides))];
   const bounds = ruleset.hit_bounds;
   return Math.min(bounds.max, Math.max(bounds.min, cell + effects(state, ruleset).hit_shift));
-}
-
-export function canSurrender(state, me, ruleset) {
-  const base = fighter(state, me);
-  if (!base.ok) return base;
-  const combat = state.combat;
-  if (!firing(combat) || combat.surrendering === me) return no('C8', 'r_stage', { stage: combat.stage });
-  if (ruleset.surrender_by === 'defender' && combat.defender.player !== me) return no('C8', 'r_defender');
-  return OK;
-}
-
-export function canAcceptSurrender(state, me) {
-  const base = fighter(state, me);
-  if (!base.ok) return base;
-  const combat = state.combat;
-  if (combat.stage !== 'surrender_offered' || combat.surrendering === me) return no('C8', 'r_stage', { stage: combat.stage });
-  return OK;
 }
 
 /** C7: the sunk player, the winner, and what lies in the water (as the server's fight says). */
@@ -434,12 +270,6 @@ export function canKeep(state, ruleset, me, keep) {
   if (total(keep) !== n) return no('C7', 'r_keep', { n, m: total(keep) });
   if (missing(player.resources, keep)) return no('C7', 'r_bank_have');
   return OK;
-}
-
-/** C7: how many the winner fishes: the ruleset's number, or all that lies in the water when less. */
-export function fishCount(state, ruleset) {
-  const water = state.combat && state.combat.water;
-  return water ? Math.min(ruleset.fish, total(water)) : ruleset.fish;
 }
 
 export function canFish(state, ruleset, me, fish) {

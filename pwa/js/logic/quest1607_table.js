@@ -2,7 +2,7 @@
 // last fight, and what needs a player now (the phone's strip), most urgent first. No DOM, no I/O.
 import { t, tx } from '../i18n.js';
 import { formatDelta, resourcesOrNothing } from './format.js';
-import { allowance, fishCount, playerById, total } from './quest1607.js';
+import { allowance, fishCount, playerById, total } from './quest1607_facts.js';
 
 const res = resourcesOrNothing;
 
@@ -146,9 +146,11 @@ export function outcomeText(end, state) {
   const parts = end.how === 'surrender'
     ? [t('outcome_surrender', { ...names, res: res(end.handed) })]
     : [t('outcome_sunk', { ...names, ship: end.ship ?? 1 })];
-  if (end.how !== 'surrender' && (total(end.kept) || total(end.fished) || total(end.lost))) {
-    parts.push(t('outcome_salvage', { ...names, kept: res(end.kept), fished: res(end.fished), lost: res(end.lost) }));
+  if (end.how !== 'surrender' && (total(end.kept) || total(end.fished))) {
+    parts.push(t('outcome_salvage', { ...names, kept: res(end.kept), fished: res(end.fished) }));
   }
+  // what nobody kept nor fished went down with the ship; when that was nothing, nothing is said of it
+  if (end.how !== 'surrender' && total(end.lost)) parts.push(t('outcome_lost', { lost: res(end.lost) }));
   if (end.skip) parts.push(t('outcome_skip', names));
   return parts.join(' ');
 }
@@ -227,11 +229,11 @@ function fightItems(state, ruleset, me, combat, checks) {
   const [own, other] = side === 'attacker' ? [combat.attacker, combat.defender] : [combat.defender, combat.attacker];
   const otherName = nameIn(state, other.player);
   if (combat.stage === 'salvage') {
-    if (combat.sunk === me) return [{ id: 'keep', tone: 'act', text: t('now_keep', { n: combat.keep }), buttons: [{ id: 'do-keep', label: t('now_choose'), href: '#combat-h', cls: 'primary' }] }];
+    if (combat.sunk === me) return [{ id: 'keep', tone: 'act', text: t('now_keep', { n: combat.keep }), buttons: [{ id: 'do-keep', label: t('now_choose'), data: { open: 'keep' }, cls: 'primary' }] }];
     return [{ id: 'keep', tone: 'wait', text: t('now_wait_keep', { name: otherName }), buttons: [] }];
   }
   if (combat.stage === 'fishing') {
-    if (combat.winner === me) return [{ id: 'fish', tone: 'act', text: t('now_fish', { n: fishCount(state, ruleset) }), buttons: [{ id: 'do-fish', label: t('now_choose'), href: '#combat-h', cls: 'primary' }] }];
+    if (combat.winner === me) return [{ id: 'fish', tone: 'act', text: t('now_fish', { n: fishCount(state, ruleset) }), buttons: [{ id: 'do-fish', label: t('now_choose'), data: { open: 'fish' }, cls: 'primary' }] }];
     return [{ id: 'fish', tone: 'wait', text: t('now_wait_fish', { name: otherName }), buttons: [] }];
   }
   if (combat.stage === 'surrender_offered') {

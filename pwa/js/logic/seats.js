@@ -4,12 +4,6 @@
 // Also which move ends the game, so the phone can ask first.
 import { t } from '../i18n.js';
 
-/**
- * Seconds a player may be gone before the table is told: a phone that changes page or reloads
- * closes its socket for a moment, and that is nobody's news.
- */
-export const GRACE = 4;
-
 /** Seconds `pid` has been away at `now` (ms): 0 while online (or unknown), null when never seen. */
 export function awayFor(presence, pid, now) {
   if (!presence || presence.online.includes(pid) || !(pid in presence.away)) return 0;
@@ -17,10 +11,13 @@ export function awayFor(presence, pid, now) {
   return seconds === null ? null : seconds + Math.max(0, now - presence.at) / 1000;
 }
 
-/** Whether the table should be told that `pid` is away. */
-export function isAway(presence, pid, now) {
-  const seconds = awayFor(presence, pid, now);
-  return seconds === null || seconds >= GRACE;
+/**
+ * Whether the table is told that `pid` is away: the server's word. It keeps a player online for a
+ * grace after their last socket closed (a reload, a page change, a look at the rulebook are nobody's
+ * news), so a player it says is away is gone.
+ */
+export function isAway(presence, pid) {
+  return Boolean(presence) && !presence.online.includes(pid) && pid in presence.away;
 }
 
 /** How long a player has been away, in words: "offline for 2 minutes". */
@@ -34,15 +31,18 @@ export function awayWords(seconds) {
 /** Milliseconds until the words for a player away `seconds` change (null: they never do). */
 export function nextChange(seconds) {
   if (seconds === null) return null;
-  if (seconds < GRACE) return (GRACE - seconds) * 1000;
   const unit = seconds < 3600 ? 60 : 3600;
   return (unit - (seconds % unit)) * 1000;
 }
 
-/** The players online in `after` who had been away (long enough to be told) in `before`. */
-export function cameBack(before, after) {
-  if (!before) return [];
-  return after.online.filter((pid) => pid in before.away && before.away[pid] !== null && isAway(before, pid, after.at));
+/** The players a page shows away, once seen online: those it may tell of later, when they are back. */
+export function shownAway(presence) {
+  return presence ? Object.keys(presence.away).filter((pid) => presence.away[pid] !== null && isAway(presence, pid)) : [];
+}
+
+/** The players online in `after` whom the page showed away (`shown`, a set): the table hears they are back. */
+export function cameBack(shown, after) {
+  return after.online.filter((pid) => shown.has(pid));
 }
 
 /** Who the game waits on now: whose turn, shot, decision or entry it is (player ids). */

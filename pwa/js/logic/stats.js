@@ -1,5 +1,5 @@
 // Pure: statistics folded from the game's event stream (GET /events?since=0 plus live updates).
-import { total } from './quest1607.js';
+import { total } from './quest1607_facts.js';
 
 const dieValue = (d) => (d && typeof d === 'object' ? d.value : d);
 
@@ -129,4 +129,18 @@ export function timeline(events) {
 export function lastRoll(events) {
   for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === 'DiceRolled') return events[i];
   return null;
+}
+
+/**
+ * The marks of a count's axis from `min` to `max`: a "nice" step (1, 2 or 5 times a power of ten, 1 at least)
+ * for at most `most` steps, from a multiple of it at or below `min` to one at or above `max`:
+ * 0 to 7 → [0, 2, 4, 6, 8].
+ */
+export function niceTicks(min, max, most = 5) {
+  const span = Math.max(max - min, 1);
+  const power = Math.max(1, 10 ** Math.floor(Math.log10(span / most))); // a count never steps by less than 1
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => Math.ceil(max / s) - Math.floor(min / s) <= most);
+  const ticks = [Math.floor(min / step) * step];
+  while (ticks[ticks.length - 1] < max) ticks.push(ticks[ticks.length - 1] + step);
+  return ticks;
 }

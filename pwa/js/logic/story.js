@@ -27,7 +27,16 @@ export class EventLog {
   all() { return this.list; }
 
   at(version) { return this.byVersion.get(version) || []; }
+
+  /** Forget every change after `version` (the server came back without them). */
+  forgetAfter(version) {
+    for (const v of [...this.byVersion.keys()]) if (v > version) this.byVersion.delete(v);
+    this.list = this.list.filter((event) => event.version <= version);
+  }
 }
+
+/** The host's reason for an undo, as the story adds it to the line ('' when they gave none). */
+export const because = (event) => (event.reason ? t('told_because', { reason: event.reason }) : '');
 
 /** What a teller returns, as {text, moment}: a string is a plain line; '' or null tells nothing. */
 function told(value) {
@@ -52,7 +61,7 @@ export function story(events, tellers, ctx, { limit = Infinity, since = -1 } = {
     const parts = [];
     for (const event of list) {
       const said = event.type === 'ActionUndone'
-        ? { text: t('told_undone', { what: (lineOf(versions.get(event.undone_version) || []) || {}).text || t('told_last_action') }), moment: true }
+        ? { text: t('told_undone', { what: (lineOf(versions.get(event.undone_version) || []) || {}).text || t('told_last_action') }) + because(event), moment: true }
         : told((tellers[event.type] || (() => null))(event, ctx));
       if (said) parts.push(said);
     }

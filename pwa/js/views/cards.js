@@ -1,4 +1,4 @@
-// A page made of cards that draws in place (Serenissima's and Voyagers' Venture's pages). Each card
+// A page made of cards that draws in place (every game's phone; the other games' host and TV). Each card
 // is an object with its own state: `view(ctx)` gives its markup for the game as it is now, and its
 // `on` handlers answer the events of its own controls. The page morphs all the cards' markup into
 // its root (js/morph.js), so an update changes only what changed: an open card, the scroll, the
@@ -10,15 +10,6 @@ import { openGame } from '../session.js';
 import { listen, paintSwatches } from '../ui.js';
 
 const TYPES = ['click', 'input', 'change', 'submit'];
-
-/** A page's stylesheet, loaded beside its module; resolves once it applies (or failed to load). */
-export function sheet(href) {
-  if (document.querySelector(`link[href="${href}"]`)) return Promise.resolve();
-  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
-  const loaded = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; });
-  document.head.append(link);
-  return loaded;
-}
 
 export class CardPage {
   /**
@@ -43,6 +34,8 @@ export class CardPage {
     const ctx = this.context();
     if (!ctx) return;
     morph(this.root, html`${this.cards.map((card) => card.view(ctx))}`);
+    // busy while a card that loads later has not come: it will draw the page again when it does
+    this.root.setAttribute('aria-busy', String(this.cards.some((card) => card.coming)));
     paintSwatches(this.root);
     // an element that draws itself (views/seats.js) and stayed in place draws the new state too
     for (const el of this.root.querySelectorAll('waiting-for, away-mark, seat-move, seat-handover')) if (el.update) el.update();
@@ -86,6 +79,7 @@ export class CardPage {
       unmount: () => {
         this.off();
         this.root.removeEventListener('toggle', this.onToggle, true);
+        this.root.removeAttribute('aria-busy');
         close();
         if (this.session) this.session.close();
       },
@@ -98,7 +92,7 @@ export class CardPage {
  * it draws nothing and answers nothing until then, and draws its page once it is there.
  */
 export function later(load) {
-  const card = { inner: null, view: (ctx) => (card.inner ? card.inner.view(ctx) : ''), on: {} };
+  const card = { inner: null, coming: true, view: (ctx) => (card.inner ? card.inner.view(ctx) : ''), on: {} };
   for (const type of [...TYPES, 'toggle']) {
     card.on[type] = (event, ctx) => {
       const on = card.inner && card.inner.on && card.inner.on[type];
@@ -106,6 +100,12 @@ export function later(load) {
     };
   }
   card.sent = (action, answer) => { if (card.inner && card.inner.sent) card.inner.sent(action, answer); };
-  load().then((inner) => { card.inner = inner; if (card.page) card.page.draw(); });
+  load().then((inner) => { card.inner = inner; }).finally(() => {
+    card.coming = false;
+    if (card.page) card.page.draw();
+  });
   return card;
 }
+
+/** A card drawn by `view(m, ctx)` once module `m` (a promise of it, by import()) has come. */
+export const drawnWith = (module, view) => later(() => module.then((m) => ({ view: (ctx) => view(m, ctx) })));

@@ -6,7 +6,7 @@
 // Loaded only where a page needs it (tv.js, the host panels).
 import { html } from '../html.js';
 import { extend, t, tx } from '../i18n.js';
-import { loadSheet } from './tv.js';
+import { sheet } from './common.js';
 
 extend({
   en: {
@@ -24,7 +24,7 @@ extend({
 });
 
 /** Resolves once the guide's style sheet applies. */
-export const ready = loadSheet('/css/guide.css');
+export const ready = sheet('/css/guide.css');
 
 const stepsOf = (ruleset) => (ruleset.rules && ruleset.rules.guide) || [];
 

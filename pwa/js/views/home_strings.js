@@ -27,7 +27,7 @@ extend({
     home_round: 'Playing · round {n}', home_playing: 'Playing', home_finished: 'The game is over',
     home_won: 'The game is over: {name} won', home_gone: 'This game is no longer on the server',
     pick_character: 'Pick your character', your_name: 'Your name', players_joined: 'Players at the table',
-    no_players: 'Nobody has joined yet.', you_joined_as: 'You joined as {name}.', game_started: 'The game has started.',
+    no_players: 'Nobody has joined yet.', you_joined_as: 'You joined as {name}.', host_plays_too: 'You play too: start the game above once everyone has joined. Your phone page and the host panel link to each other.', game_started: 'The game has started.',
     name_required: 'Type your name.', character_required: 'Pick a character.',
   },
   nl: {
@@ -45,7 +45,7 @@ extend({
     home_round: 'Bezig · ronde {n}', home_playing: 'Bezig', home_finished: 'Het spel is afgelopen',
     home_won: 'Het spel is afgelopen: {name} heeft gewonnen', home_gone: 'Dit spel staat niet meer op de server',
     pick_character: 'Kies je karakter', your_name: 'Je naam', players_joined: 'Spelers aan tafel',
-    no_players: 'Nog niemand doet mee.', you_joined_as: 'Je doet mee als {name}.', game_started: 'Het spel is begonnen.',
+    no_players: 'Nog niemand doet mee.', you_joined_as: 'Je doet mee als {name}.', host_plays_too: 'Je speelt zelf mee: start het spel hierboven zodra iedereen meedoet. Je eigen pagina en het spelleiderspaneel verwijzen naar elkaar.', game_started: 'Het spel is begonnen.',
     name_required: 'Vul je naam in.', character_required: 'Kies een karakter.',
   },
 });

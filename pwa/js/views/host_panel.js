@@ -4,16 +4,17 @@ import { tokensFor } from '../api.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { CardPage, later } from './cards.js';
+import { phoneSheet } from './phone_cards.js';
 
 /** The first evening's checklist as a card (./guide.js, loaded after the first screenful). */
 export const guideCard = () => later(() => import('./guide.js').then((m) => m.ready.then(() => m.hostCard)));
 
 /**
  * The host panel of game `code`: `cards` drawn for the host (ctx: {state, ruleset, session, code,
- * events}, the whole story), once `ready` (the game's sheet) has loaded. A phone without the host's
+ * events}, the whole story), once `ready` (a sheet it waits for, if any) has loaded. A phone without the host's
  * token is told so. Resolves to what the router keeps.
  */
-export async function hostPanel(root, cards, { code, ready }) {
+export async function hostPanel(root, cards, { code, ready = null }) {
   const hostToken = tokensFor(code).host;
   if (!hostToken) {
     root.innerHTML = String(html`<section class="card"><p>${t('not_joined')}</p><a class="button" data-link href="/join/${code}">${t('join')}</a></section>`);
@@ -22,6 +23,6 @@ export async function hostPanel(root, cards, { code, ready }) {
   let state = null;
   const page = new CardPage(root, cards, () => (page.session && state
     ? { state, ruleset: page.session.ruleset, session: page.session, code, events: page.session.log.all() } : null));
-  await ready;
+  await Promise.all([ready, phoneSheet]);
   return page.open(code, hostToken, (s) => { state = s; page.draw(); }, 'all');
 }

@@ -17,7 +17,7 @@ import { claimSeat } from './seats.js';
 
 /** Each game's own check of the start (S1, SE1, VV20), loaded with that game's rules. */
 const START_CHECKS = {
-  quest1607: () => import('../logic/quest1607.js').then((m) => m.canStart),
+  quest1607: () => import('../logic/quest1607_now.js').then((m) => m.canStart),
   serenissima: () => import('../logic/serenissima.js').then((m) => m.startCheck),
   voyagers: () => import('../logic/voyagers.js').then((m) => m.startCheck),
 };
@@ -72,7 +72,8 @@ function joining(state, rs, code, ui, mine) {
       <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a></section>`;
   }
   if (mine.player) {
-    return html`<section class="card" id="lobby-joined"><p>${t('you_joined_as', { name: mine.player.name })}</p><p class="muted">${t('waiting_host')}</p></section>`;
+    // the host who plays is the one the table waits for: Start is theirs, above
+    return html`<section class="card" id="lobby-joined"><p>${t('you_joined_as', { name: mine.player.name })}</p><p class="muted">${t(mine.host ? 'host_plays_too' : 'waiting_host')}</p></section>`;
   }
   const taken = new Set(state.players.map((p) => p.character));
   const land = (c) => {

@@ -1,5 +1,5 @@
 // Pieces the game pages share: a button that is disabled with its rule and reason when a check
-// refuses it, a number stepper, the "now" strip at the top of a phone, and the table's story.
+// refuses it, a number stepper, the "now" strip at the top of a phone, the note on keeping a game's record.
 // Every string passes through `html`.
 import { html } from '../html.js';
 import { t } from '../i18n.js';
@@ -50,31 +50,42 @@ function stripButton(b, settling) {
   return html`<button type="button" id="${b.id}" class="${b.cls || ''}"${attrs} disabled aria-describedby="${b.id}-why">${b.label}</button>`;
 }
 
-/**
- * The "now" strip: at the top of a phone, always in view, what this player must or may do now,
- * most urgent first. `who` is the first line (the player's flag and name, the round); `items` come
- * from the game's pure logic and from `tapItems`. A status line never cites a rule; a refused
- * button does, right under it. Last, who the game waits on while they are away (views/seats.js).
- */
-export function nowStrip(who, items) {
-  const urgent = items.some((i) => i.tone === 'act' || i.tone === 'alert');
-  return html`<section class="now-strip ${urgent ? 'mine' : ''}" id="now" aria-label="${t('now_h')}" aria-live="polite">
-    <div class="now-who">${who}</div>
-    <ul class="now-items">${items.map((i) => html`<li class="now-item ${i.tone}" id="now-${i.id}">
-      <p class="now-text">${i.text}</p>
-      ${i.buttons.length ? html`<div class="now-buttons">${i.buttons.map((b) => stripButton(b, i.buttons.some((x) => x.waiting)))}</div>` : ''}
-      ${i.buttons.some((b) => b.waiting) ? '' : i.buttons.filter((b) => b.check && !b.check.ok).map((b) => html`<p class="why" id="${b.id}-why">${ruleLinked(explain(b.check))}</p>`)}
-    </li>`)}</ul><waiting-for></waiting-for></section>`;
+/** A strip item; a moment folds to one line with a tap once read. */
+function stripItem(i) {
+  return html`<li class="now-item ${i.tone}" id="now-${i.id}">${i.fold ? html`<details class="now-fold" open><summary class="now-text">${i.text}</summary></details>` : html`<p class="now-text">${i.text}</p>`}
+    ${i.buttons.length ? html`<div class="now-buttons">${i.buttons.map((b) => stripButton(b, i.buttons.some((x) => x.waiting)))}</div>` : ''}
+    ${i.buttons.some((b) => b.waiting) ? '' : i.buttons.filter((b) => b.check && !b.check.ok).map((b) => html`<p class="why" id="${b.id}-why">${ruleLinked(explain(b.check))}</p>`)}
+  </li>`;
 }
 
-/** Scroll the card `hash` names to just below the sticky strip, and put the focus on it. */
+/**
+ * The "now" strip: at the top of a phone, what this player must or may do now, most urgent first.
+ * `who` is the first line (the player's flag and name, the round); `items` come from the game's pure
+ * logic and from `tapItems`. A status line never cites a rule; a refused button does, right under it.
+ * Last, who the game waits on while they are away (views/seats.js). Once the strip has scrolled
+ * away, its most urgent item stays on one line at the top; a tap on it brings the strip back.
+ */
+export function nowStrip(who, items) {
+  const first = items.find((i) => i.tone === 'act') || items.find((i) => i.tone === 'alert');
+  return html`<section class="now-strip ${first ? 'mine' : ''}" id="now" aria-label="${t('now_h')}" aria-live="polite">
+    <div class="now-who">${who}</div>
+    <ul class="now-items">${items.map(stripItem)}</ul><waiting-for></waiting-for>
+    ${first ? html`<a class="now-line ${first.tone}" id="now-line" href="#now" aria-hidden="true" tabindex="-1">${first.text}</a>` : ''}</section>`;
+}
+
+addEventListener('scroll', () => { // the strip (and the bar) is away once out of view
+  const strip = document.getElementById('now');
+  const away = (el) => Boolean(strip && el) && el.getBoundingClientRect().bottom < 0;
+  document.documentElement.classList.toggle('strip-away', away(strip));
+  document.documentElement.classList.toggle('bar-away', away(document.querySelector('body > .bar')));
+}, { passive: true });
+
+/** Bring the card `hash` names into view under the fixed bars (CSS scroll-padding), and focus it. */
 function reveal(hash) {
   const target = document.querySelector(hash);
   if (!target) return;
-  const strip = document.getElementById('now');
-  const covered = strip ? (parseFloat(getComputedStyle(strip).top) || 0) + strip.offsetHeight : 0;
-  const top = window.scrollY + target.getBoundingClientRect().top - covered - 8;
-  window.scrollTo({ top: Math.max(0, top), behavior: 'smooth' });
+  if (hash === '#now') scrollTo({ top: 0, behavior: 'smooth' }); // the strip comes back with the page's top
+  else target.scrollIntoView({ behavior: 'smooth' });
   target.focus({ preventScroll: true });
 }
 
@@ -92,15 +103,13 @@ export function stripClick(event, session) {
   return true;
 }
 
-/** A finished game's record: how anyone checks its dice and keeps it (words of views/seat_strings.js). */
+/**
+ * A finished game's record: how anyone checks its dice and keeps it (words of views/seat_strings.js).
+ * The commands name the game by its link on this server, so they work wherever this page opened,
+ * whatever folder or Redis the server keeps its games in.
+ */
 export function recordNote(code) {
+  const link = `${window.location.origin}/join/${code}`;
   return html`<p class="muted">${t('over_record')}</p>
-    <p class="mono wrap small" id="record">shipmate verify ${code}<br>shipmate export ${code} -o game.json</p>`;
-}
-
-/** The table's story, newest first: the last few lines on a phone, the big feed on a screen. */
-export function feed(lines, { big = false } = {}) {
-  return html`<section class="feed ${big ? 'feed-big' : 'card'}" aria-labelledby="feed-h"><h2 id="feed-h">${t('feed_h')}</h2>
-    ${lines.length ? html`<ol class="feed-lines">${lines.map((l, i) => html`<li class="${i === 0 ? 'newest' : ''} ${l.moment ? 'moment' : ''} ${l.undone ? 'undone' : ''}" data-version="${l.version}">${l.text}</li>`)}</ol>`
-      : html`<p class="muted">${t('feed_empty')}</p>`}</section>`;
+    <p class="mono wrap small" id="record">shipmate verify ${link}<br>shipmate export ${link} -o game.json</p>`;
 }

@@ -1,9 +1,14 @@
-// What Serenissima's and Voyagers' Venture's phones share (pages of cards, ./cards.js): the "now"
-// strip as a card, and a player's page that follows the game for one player.
+// What every game's phone shares (pages of cards, ./cards.js): the "now" strip as a card, and a
+// player's page that follows the game for one player.
 import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { CardPage } from './cards.js';
 import { nowStrip, stripClick, tapItems } from './parts.js';
+import { sheet } from './common.js';
+
+// A phone's controls have their own sheet, which the shared screen does without (a game's sheet, added
+// after it by the game's parts.js, still overrides it).
+export const phoneSheet = sheet('/css/phone.css');
 
 /**
  * A player's phone: `cards` drawn for player `me` (ctx: {state, ruleset, me, player, session,
@@ -34,7 +39,8 @@ export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
 
 /**
  * The "now" strip as a card: what needs this player now (`items(ctx)`, most urgent first), the
- * moments that concern them under what they must do (`moments(ctx)`), and this device's own taps.
+ * moments that concern them under what they must do (`moments(ctx)`, each folds to one line with a
+ * tap once read), and this device's own taps.
  * A strip button acts right there (`actionFor(el, ctx)`), and while its tap waits in the outbox it
  * shows so, so nobody taps it twice.
  */
@@ -53,7 +59,7 @@ export class StripCard {
     }
     const urgent = items.filter((i) => i.tone === 'act');
     const rest = items.filter((i) => i.tone !== 'act');
-    return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, [...tapItems(ctx.session), ...urgent, ...this.moments(ctx), ...rest]);
+    return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, [...tapItems(ctx.session), ...urgent, ...this.moments(ctx).map((m) => ({ ...m, fold: true })), ...rest]);
   }
 
   click(event, ctx) {

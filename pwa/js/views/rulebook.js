@@ -1,7 +1,9 @@
 // The rulebook page (/rules/<game>, /rules/<game>#U3): the chapters in the rulebook's order with each
 // rule under its ID, a search over both languages at once, and the ruleset's numbers as tables built
 // from the ruleset itself (house rules marked). `?code=` shows a game's own ruleset, house rules and all.
-import { api, normaliseCode } from '../api.js';
+// The same book opens over a game's page (rule_dialog.js: `over`), which stays open beneath it.
+// The rule texts are an answer of their own (/api/…/rules): only the book and a rule opened load them.
+import { api, normaliseCode, request } from '../api.js';
 import { html, render } from '../html.js';
 import { t, tx } from '../i18n.js';
 import { formatResources, listOf, requirementText, resName, useRuleset } from '../logic/format.js';
@@ -119,13 +121,20 @@ const NUMBERS = { quest1607: questNumbers, serenissima: serenissimaNumbers, voya
 export const ruleEntry = (id, rule) => html`<article class="rb-rule" id="${id}" tabindex="-1" aria-labelledby="${id}-h">
   <h3 id="${id}-h"><a class="rb-id" href="#${id}">${id}</a> ${tx(rule.title)}</h3><p>${tx(rule.text)}</p></article>`;
 
-/** The ruleset a page shows: a game's own (`?code=`), else the game's defaults. */
-export function rulesetFor(game, code) {
-  return code ? api.ruleset(code) : api.defaultRuleset(game);
+/** The ruleset a page shows with its rulebook's texts: a game's own (`code`), else the game's defaults. */
+export async function bookFor(game, code) {
+  const where = code ? `/api/games/${encodeURIComponent(code)}` : `/api/rulesets/${encodeURIComponent(game)}`;
+  const [rs, texts] = await Promise.all([code ? api.ruleset(code) : api.defaultRuleset(game), request('GET', `${where}/rules`)]);
+  return { ...rs, rules: { ...rs.rules, ...texts } };
 }
 
-export async function mount(root, { game, hash }) {
-  const code = normaliseCode(new URLSearchParams(location.search).get('code') || '') || null;
+/**
+ * Draw the book in `root`. As the page, it follows the address's `?code=` and `#ID`; `over` a game's
+ * page, it is given the game's `code` and the rule to show (`hash`), and a link to a chapter or a
+ * rule scrolls the book there without touching the game page's address.
+ */
+export async function mount(root, { game, hash, code: given, over = false }) {
+  const code = over ? given : normaliseCode(new URLSearchParams(location.search).get('code') || '') || null;
   let query = '';
   let rs = null;
   let lit = '';
@@ -135,7 +144,7 @@ export async function mount(root, { game, hash }) {
     const book = rs.rules;
     const found = matching(book.rules, query);
     render(root, html`<div class="rulebook">
-      <h1>${t('rb_title', { game: tx(rs.name) })}</h1>
+      <h1 id="rb-h">${t('rb_title', { game: tx(rs.name) })}</h1>
       <p class="muted">${tx(book.source)}${code ? html` ${t('rb_of_game', { code })}` : ''}</p>
       <div class="rb-search"><label for="rb-q">${t('rb_search')}</label>
         <input type="search" id="rb-q" value="${query}" autocomplete="off" spellcheck="false" aria-describedby="rb-count"></div>
@@ -149,9 +158,9 @@ export async function mount(root, { game, hash }) {
     if (lit) root.querySelector(`[id="${lit}"]`)?.classList.add('lit');
   };
 
-  /** Scroll to the rule (or event) the hash names, light it up and put the focus on it. */
-  const reveal = () => {
-    const id = decodeURIComponent(location.hash.slice(1));
+  /** Scroll to the rule (or event) the hash names (the address's, or `named`), light it up and focus it. */
+  const reveal = (named) => {
+    const id = decodeURIComponent((typeof named === 'string' ? named : location.hash).slice(1));
     root.querySelector('.lit')?.classList.remove('lit');
     const target = id && root.querySelector(`[id="${CSS.escape(id)}"]`);
     lit = target ? id : '';
@@ -166,17 +175,29 @@ export async function mount(root, { game, hash }) {
     query = event.target.value;
     draw();
   };
+  const onClick = (event) => {
+    const link = event.target.closest('a[href^="#"]');
+    if (!link) return;
+    event.preventDefault();
+    reveal(link.getAttribute('href'));
+  };
   root.addEventListener('input', onInput);
-  window.addEventListener('hashchange', reveal);
+  if (over) root.addEventListener('click', onClick);
+  else window.addEventListener('hashchange', reveal);
   await styled;
   try {
-    rs = await rulesetFor(game, code);
+    rs = await bookFor(game, code);
     useRuleset(rs);
   } catch { /* offline without a cached copy: the page says so */ }
   draw();
+  if (over && hash) reveal(hash);
   return {
     refresh: draw,
-    scroll: hash ? reveal : null,
-    unmount() { root.removeEventListener('input', onInput); window.removeEventListener('hashchange', reveal); },
+    scroll: hash && !over ? reveal : null,
+    unmount() {
+      root.removeEventListener('input', onInput);
+      root.removeEventListener('click', onClick);
+      window.removeEventListener('hashchange', reveal);
+    },
   };
 }

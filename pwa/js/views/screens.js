@@ -1,10 +1,13 @@
-// What Serenissima's and Voyagers' Venture's TVs share besides views/tv.js: a page of one card that
-// draws in place, the headline's newest moment, and one screen that never scrolls nor crops. On a TV
+// What Serenissima's and Voyagers' Venture's TVs share besides views/tv.js: a page that draws in place
+// (js/morph.js; a TV has no controls of its own beyond tv.js's, so no card page), the headline's newest moment, and one screen that never scrolls nor crops. On a TV
 // (wider than 1100 px) the part marked data-fill reaches down to the screen's bottom edge; when the
 // page does not fit, the story's oldest lines give way first, then the pieces marked data-yield
-// (lowest number first) in the part that does not fit, each whole, never cut.
-import { CardPage } from './cards.js';
-import { SharedScreen } from './tv.js';
+// (lowest number first) in the part that does not fit, each whole, never cut, and last the story's
+// lines it kept down to its newest.
+import { html } from '../html.js';
+import { morph } from '../morph.js';
+import { paintSwatches } from '../ui.js';
+import { SharedScreen, screenSheet } from './tv.js';
 
 const WIDE = 1100;
 
@@ -34,9 +37,10 @@ function fitScreen(root, tv, least) {
   const yielding = [...root.querySelectorAll('[data-yield]')].sort((a, b) => a.dataset.yield - b.dataset.yield);
   for (let boxes = tooFull(root); boxes.length; boxes = tooFull(root)) {
     const next = yielding.find((el) => !el.hidden && boxes.some((box) => box.contains(el)));
-    if (!next) return;
+    if (!next) break;
     next.hidden = true;
   }
+  tv.fitStory(root, 1); // nothing else could go: the story keeps what fits whole, its newest line at least
 }
 
 /**
@@ -46,21 +50,21 @@ function fitScreen(root, tv, least) {
 export async function mountScreen(root, { code, tellers, view, least, ready }) {
   let state = null;
   let session = null;
-  const tv = new SharedScreen(code, tellers, () => page.draw());
-  const page = new CardPage(root, [{ view }], () => {
-    if (!session || !state) return null;
+  const draw = () => {
+    if (!session || !state) return;
     const ctx = { state, ruleset: session.ruleset, events: session.log.all() };
-    return { ...ctx, ctx, tv };
-  });
-  page.after = (c) => {
+    morph(root, html`${view({ ...ctx, ctx, tv })}`);
+    paintSwatches(root);
+    // the elements that draw themselves (views/seats.js) stay in place: they draw this state too
+    for (const el of root.querySelectorAll('waiting-for, away-mark, seat-handover')) if (el.update) el.update();
     fitScreen(root, tv, least);
-    tv.announce(session.log, state.version, c.ctx);
+    tv.announce(session.log, state.version, ctx);
   };
-  const resized = () => page.draw(); // a TV fits again at its new size
-  window.addEventListener('resize', resized);
-  await ready;
-  ({ session } = await tv.open((s) => { state = s; page.draw(); }, () => page.draw()));
-  page.session = session;
-  page.draw();
-  return page.page(() => { window.removeEventListener('resize', resized); tv.close(); });
+  const tv = new SharedScreen(code, tellers, draw);
+  window.addEventListener('resize', draw); // a TV fits again at its new size
+  await Promise.all([ready, screenSheet()]);
+  let page;
+  ({ session, page } = await tv.open((s) => { state = s; draw(); }, draw));
+  draw();
+  return { ...page, unmount: () => { window.removeEventListener('resize', draw); page.unmount(); } };
 }

@@ -1,57 +1,6 @@
 // The words of seats that move between phones, of who is away, and of the question before the move
-// that ends a game, Dutch and English, added to the shared tables when views/seats.js loads (after
-// the first screenful, so the first load stays small). A count picks its plural form ({one, other}).
-import { extend } from '../i18n.js';
+// that ends a game, in the page's language (seat_strings.en.js, seat_strings.nl.js), added to the
+// shared tables when a page that shows them loads. A count picks its plural form ({one, other}).
+import { words } from '../i18n.js';
 
-extend({
-  en: {
-    away_unseen: 'offline', away_moment: 'offline for less than a minute',
-    away_minutes: { one: 'offline for {n} minute', other: 'offline for {n} minutes' },
-    away_hours: { one: 'offline for {n} hour', other: 'offline for {n} hours' },
-    away_online: 'online', away_who: '{name} ({away})', waiting_away: 'Waiting for {names}',
-    seat_back: '{name} is back',
-    seats_h: 'Players’ phones',
-    seats_help: 'A phone died, or a player switches phones? Give their seat to another phone: the new phone scans the code or opens the link, and the old one is locked out.',
-    seat_give: 'Give {name}’s seat to another phone',
-    seat_link_help: 'Scan this with the new phone, or open the link on it: it becomes {name}’s phone.',
-    seat_qr: 'QR code of the hand-over link for {name}',
-    seat_until: { one: 'Works once, until {time} — {n} minute left.', other: 'Works once, until {time} — {n} minutes left.' },
-    seat_expired: 'This link has expired.', seat_new_link: 'Make a new link', seat_close: 'Close',
-    seat_move_h: 'Move to another phone',
-    seat_move_help: 'Switching phones? Make a link here and scan it with the new phone: it takes your seat, and this phone lets go.',
-    seat_move_make: 'Make a link for the new phone',
-    seat_moved: 'Your seat is now on another phone.',
-    seat_moved_more: 'This phone no longer plays in this game.',
-    seat_gone: 'This link was already used or has expired; ask the host for a new one.',
-    seat_ask_host: 'Lost your phone, or did its battery die? Ask the host for a hand-over link: the host panel gives your seat to this phone.',
-    end_ask: 'This ends the game and reveals the dice seed. End the game?',
-    end_yes: 'End the game', end_no: 'Not yet',
-    over_report: 'See the report',
-    over_record: 'Anyone can check every die, and keep the game’s public record, with these commands on the laptop that runs the server:',
-  },
-  nl: {
-    away_unseen: 'offline', away_moment: 'minder dan een minuut offline',
-    away_minutes: { one: '{n} minuut offline', other: '{n} minuten offline' },
-    away_hours: { one: '{n} uur offline', other: '{n} uur offline' },
-    away_online: 'online', away_who: '{name} ({away})', waiting_away: 'Wacht op {names}',
-    seat_back: '{name} is er weer',
-    seats_h: 'Telefoons van de spelers',
-    seats_help: 'Telefoon leeg of kapot, of wisselt iemand van toestel? Geef die plaats aan een ander toestel: dat scant de code of opent de link, en het oude toestel kan daarna niets meer.',
-    seat_give: 'Geef de plaats van {name} aan een ander toestel',
-    seat_link_help: 'Scan dit met het nieuwe toestel, of open de link daarop: dan is dat de telefoon van {name}.',
-    seat_qr: 'QR-code van de overdrachtslink voor {name}',
-    seat_until: { one: 'Werkt één keer, tot {time} — nog {n} minuut.', other: 'Werkt één keer, tot {time} — nog {n} minuten.' },
-    seat_expired: 'Deze link is verlopen.', seat_new_link: 'Maak een nieuwe link', seat_close: 'Sluiten',
-    seat_move_h: 'Naar een ander toestel',
-    seat_move_help: 'Wissel je van telefoon? Maak hier een link en scan die met het nieuwe toestel: dat neemt je plaats over, en dit toestel laat los.',
-    seat_move_make: 'Maak een link voor het nieuwe toestel',
-    seat_moved: 'Je plaats is nu op een ander toestel.',
-    seat_moved_more: 'Dit toestel speelt niet meer mee in dit spel.',
-    seat_gone: 'Deze link is al gebruikt of verlopen; vraag de spelleider om een nieuwe.',
-    seat_ask_host: 'Telefoon kwijt, of is de batterij leeg? Vraag de spelleider om een overdrachtslink: in het spelleiderspaneel geeft die je plaats aan dit toestel.',
-    end_ask: 'Hiermee eindigt het spel en wordt het dobbelzaad onthuld. Het spel beëindigen?',
-    end_yes: 'Beëindig het spel', end_no: 'Nog niet',
-    over_report: 'Naar het verslag',
-    over_record: 'Iedereen kan elke worp nakijken, en het openbare verslag van het spel bewaren, met deze opdrachten op de laptop met de server:',
-  },
-});
+await words((code) => import(`./seat_strings.${code}.js`));

@@ -3,7 +3,7 @@
 // presence frames, a seat that moved, and each action before it goes (the move that ends the game
 // is asked first). The pages only place the elements; each draws itself in place from the session,
 // again when presence changes and when its words would (a minute more away, a link's minute less):
-//   <away-mark player="p2">  "offline for 2 minutes" beside a player who is away
+//   <away-mark player="p2">  "offline for 2 minutes" beside a player who is away ("offline" with `short`)
 //   <waiting-for>            "Waiting for Bram (offline for 2 minutes)" when the game waits on them
 //   <seat-handover>          the host's card: each player's phone, and their seat given to another
 //   <seat-move>              a player's own phone: "Move to another phone", for a planned switch
@@ -12,7 +12,7 @@ import { rememberGame } from '../games.js';
 import { html, render } from '../html.js';
 import { lang, t } from '../i18n.js';
 import { listOf } from '../logic/format.js';
-import { awayFor, awayWords, cameBack, endsGame, isAway, nextChange, waitingOn } from '../logic/seats.js';
+import { awayFor, awayWords, cameBack, endsGame, isAway, nextChange, shownAway, waitingOn } from '../logic/seats.js';
 import { errorText, paintSwatches, swatch, toast } from '../ui.js';
 import './seat_strings.js';
 
@@ -30,6 +30,7 @@ const nameOf = (state, pid) => (state.players.find((p) => p.id === pid) || {}).n
 export function attach(session) {
   page = session;
   session.returns = []; // {pid, version}: a player back after being away, told after that version
+  session.shown = new Set(); // the players this page shows away: only their coming back is news
   session.returnLines = () => session.returns.map((r) => ({
     version: r.version, text: t('seat_back', { name: nameOf(session.live.state, r.pid) }), moment: false, undone: false,
   }));
@@ -40,19 +41,18 @@ export function attach(session) {
 }
 
 /**
- * A presence frame came: note who came back (the story tells it), let go of the links that brought
- * them back, then redraw the elements.
+ * A presence frame came: note who came back (the story tells it: only a player this page showed
+ * away), let go of the links that brought them back, then redraw the elements.
  */
 export function present(session) {
-  const before = session.seen;
   const after = session.live.presence;
-  session.seen = after;
   for (const pid of after.online) {
     const key = `${session.code}:${pid}`;
     if (links.has(key) && links.get(key).away) links.delete(key);
   }
   const state = session.live.state;
-  const back = state && state.phase === 'playing' ? cameBack(before, after) : [];
+  const back = state && state.phase === 'playing' ? cameBack(session.shown, after) : [];
+  session.shown = new Set(shownAway(after));
   if (back.length) {
     session.returns.push(...back.map((pid) => ({ pid, version: session.log.latest + 0.5 })));
     session.changed();
@@ -76,9 +76,20 @@ export async function lost(session) {
   navigate(`/join/${code}#seat-moved`, { replace: true });
 }
 
-/** Whether `action` may go: yes, unless it ends the game and the player, asked, says not yet. */
+/**
+ * The server came back behind this page (an older save of the game): the page now shows the table as
+ * the server has it, and says so once, until it is put away; taps still waiting go as they are.
+ */
+export function behind(session, ahead, version) {
+  session.returns = session.returns.filter((r) => r.version <= version);
+  session.notice(t('server_behind', { n: ahead - version }), 'error');
+}
+
+/** Whether `action` may go: yes, unless it ends the game and the player, asked, says not yet. The
+ * edge of the map (V1) is the player's own win, and the question says so. */
 export function mayEnd(session, action) {
-  return endsGame(session.live.state, session.ruleset, action) ? ask(t('end_ask'), t('end_yes'), t('end_no')) : true;
+  if (!endsGame(session.live.state, session.ruleset, action)) return true;
+  return action.type === 'reach_edge' ? ask(t('win_ask'), t('win_yes'), t('end_no')) : ask(t('end_ask'), t('end_yes'), t('end_no'));
 }
 
 /** A question in the page (not the browser's confirm): resolves true for `yes`; Esc or `no` is false. */
@@ -145,15 +156,17 @@ class AwayMark extends Drawn {
   markup(state, session, now) {
     const pid = this.getAttribute('player');
     const presence = session.live.presence;
-    if (state.phase === 'finished' || !isAway(presence, pid, now)) return html``;
-    return html`<span class="tag away">${awayWords(awayFor(presence, pid, now))}</span>`;
+    if (state.phase === 'finished' || !isAway(presence, pid)) return html``;
+    // `short`: a card whose header is one line (Quest 1607's TV) says "offline" alone; how long is
+    // told where the game waits on the player ("Waiting for Bram (offline for 2 minutes)")
+    return html`<span class="tag away">${this.hasAttribute('short') ? t('away_short') : awayWords(awayFor(presence, pid, now))}</span>`;
   }
 }
 
 class WaitingFor extends Drawn {
   markup(state, session, now) {
     const presence = session.live.presence;
-    const away = waitingOn(state).filter((pid) => pid !== state.you && isAway(presence, pid, now));
+    const away = waitingOn(state).filter((pid) => pid !== state.you && isAway(presence, pid));
     if (!away.length) return html``;
     const names = away.map((pid) => t('away_who', { name: nameOf(state, pid), away: awayWords(awayFor(presence, pid, now)) }));
     return html`<p class="waiting-away">${t('waiting_away', { names: listOf(names) })}</p>`;
@@ -225,7 +238,7 @@ class SeatHandover extends Handing {
     const status = (pid) => {
       if (!presence) return '';
       if (presence.online.includes(pid)) return html`<span class="tag ok">${t('away_online')}</span>`;
-      return isAway(presence, pid, now) ? html`<span class="tag away">${awayWords(awayFor(presence, pid, now))}</span>` : '';
+      return isAway(presence, pid) ? html`<span class="tag away">${awayWords(awayFor(presence, pid, now))}</span>` : '';
     };
     return html`<section class="card seats" aria-labelledby="seats-h"><h2 id="seats-h">${t('seats_h')}</h2>
       <p class="muted">${t('seats_help')}</p>

@@ -9,9 +9,10 @@ import { html } from '../html.js';
 import { lang, t } from '../i18n.js';
 import { moments } from '../logic/story.js';
 import { openGame } from '../session.js';
+import { sheet } from './common.js';
 
 const STARTED_KEY = 'shipmate.screens';
-/** Wider than this, a shared screen is a TV that shows everything at once (app.css agrees). */
+/** Wider than this, a shared screen is a TV that shows everything at once (screen.css agrees). */
 const WIDE = 1100;
 
 function startedBefore(code) {
@@ -25,15 +26,8 @@ function rememberStarted(code) {
   } catch { /* storage blocked: the screen asks again after a reload */ }
 }
 
-/** Load a page's own style sheet once; resolves when it applies (or failed: the page draws anyway). */
-export function loadSheet(href) {
-  const there = document.querySelector(`link[href="${href}"]`);
-  if (there) return there.sheet ? Promise.resolve() : new Promise((done) => { there.addEventListener('load', done); there.addEventListener('error', done); });
-  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href });
-  const loaded = new Promise((done) => { link.onload = done; link.onerror = done; });
-  document.head.append(link);
-  return loaded;
-}
+/** Every shared screen's layout (the phones and the host panel do without it). */
+export const screenSheet = () => sheet('/css/screen.css', true);
 
 function speak(text) {
   if (!('speechSynthesis' in window) || !text) return;

@@ -4,7 +4,7 @@
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { morph } from '../../morph.js';
-import { activePlayer } from '../../logic/quest1607.js';
+import { activePlayer } from '../../logic/quest1607_facts.js';
 import { dieSvg } from '../../ui.js';
 
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;

@@ -7,15 +7,14 @@ import { saveTokens, tokensFor } from '../../api.js';
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { morph } from '../../morph.js';
-import { activePlayer, allowance, playerById } from '../../logic/quest1607.js';
+import { activePlayer, allowance, playerById } from '../../logic/quest1607_facts.js';
 import { formatResources } from '../../logic/format.js';
 import { tellers } from '../../logic/quest1607_table.js';
 import { lastRoll } from '../../logic/stats.js';
 import { story } from '../../logic/story.js';
 import { openGame } from '../../session.js';
 import { dieSvg, listen, paintSwatches, swatch } from '../../ui.js';
-import { feed } from '../parts.js';
-import { loadSheet } from '../tv.js';
+import { feed, sheet } from '../common.js';
 import { animateDice, broughtBy, deviceToken } from './dice.js';
 import { damageFaces, fightTitle, fightWait, shotMeaning } from './fight.js';
 
@@ -94,7 +93,7 @@ export async function mountDice(root, { code, hash }) {
     saveTokens(code, { dice: linked });
     history.replaceState(null, '', location.pathname); // the token stays on this device, not in the address bar
   }
-  const sheet = loadSheet('/css/tv.css');
+  const styled = sheet('/css/tv.css');
   const mine = tokensFor(code);
   const rollsForTable = Boolean(mine.host || mine.dice);
   const token = mine.host || mine.dice || (mine.player && mine.player.token) || null;
@@ -129,7 +128,7 @@ export async function mountDice(root, { code, hash }) {
     draw();
   }
 
-  await sheet;
+  await styled;
   const off = listen(root, { click: onClick });
   session = await openGame(code, token, {
     onState: (s) => { state = s; draw(); },

@@ -1,12 +1,25 @@
 // The host panel's report (loaded beside the panel: it sits below the first screenful while the game
 // runs): the resources and quest levels of each player over the rounds, and each player's dice luck,
-// folded from the event stream.
+// folded from the event stream. Its words come with it.
 import { html, trusted } from '../../html.js';
-import { t } from '../../i18n.js';
-import { playerById } from '../../logic/quest1607.js';
+import { extend, t } from '../../i18n.js';
+import { playerById } from '../../logic/quest1607_facts.js';
 import { luckPerPlayer, timeline } from '../../logic/stats.js';
 import { barChart, lineChart } from '../../charts.js';
 import { characterStyle } from '../../ui.js';
+
+extend({
+  en: {
+    report: 'End-of-game report', report_so_far: 'The game so far',
+    res_over_rounds: 'Resources over the rounds', levels_over_rounds: 'Quest levels over the rounds',
+    dice_luck: 'Dice luck per player',
+  },
+  nl: {
+    report: 'Verslag na afloop', report_so_far: 'Het spel tot nu toe',
+    res_over_rounds: 'Grondstoffen per ronde', levels_over_rounds: 'Questniveaus per ronde',
+    dice_luck: 'Dobbelgeluk per speler',
+  },
+});
 
 /** The report: resources and quest levels over the rounds, and each player's dice luck. */
 export function report({ state, ruleset, events }) {

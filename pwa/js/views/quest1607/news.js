@@ -1,13 +1,14 @@
 // Pure: what just happened that the table must know — the headline of Quest 1607's shared screen and of
 // the host panel. The newest decisive moment of the turn (a quest done and what opens next, the event
 // drawn and what it did to whom, an offer declined, withdrawn or lapsed, the host's correction or undo
-// with what it changed, a fight's end, the winner), or the last step to win. No DOM, no I/O.
+// with what it changed; in a fight each shot with its dice as it is fired, the sinking, a surrender
+// offered, the fight's end; the winner), or the last step to win. No DOM, no I/O.
 import { t, tx } from '../../i18n.js';
-import { formatDelta, resourcesOrNothing } from '../../logic/format.js';
-import { playerById } from '../../logic/quest1607.js';
+import { formatDelta, resourcesOrNothing, shotText } from '../../logic/format.js';
+import { playerById } from '../../logic/quest1607_facts.js';
 import { offerMade, tellers } from '../../logic/quest1607_table.js';
 import { changesOf } from '../../logic/stats.js';
-import { story } from '../../logic/story.js';
+import { because, story } from '../../logic/story.js';
 import './screen_strings.js';
 
 const res = resourcesOrNothing;
@@ -39,7 +40,18 @@ function undone(e, ctx) {
   const back = {};
   for (const [pid, d] of Object.entries(changesOf(before))) back[pid] = Object.fromEntries(Object.entries(d).map(([r, n]) => [r, -n]));
   const changes = changesLine(ctx.state, back);
-  return changes ? t('news_undone', { what, changes }) : t('told_undone', { what });
+  return (changes ? t('news_undone', { what, changes }) : t('told_undone', { what })) + because(e);
+}
+
+/** "Shot 3: Anna rolls 5: hit · damage 2 → Crew −1": the shot's number in its fight, its dice, what they did. */
+function shot(e, ctx) {
+  let n = 0;
+  for (const x of ctx.events) {
+    if (x.version > e.version) break;
+    if (x.type === 'AttackStarted') n = 0;
+    if (x.type === 'ShotFired') n += 1;
+  }
+  return t('news_shot', { n, what: shotText(e, nameIn(ctx.state, e.shooter && e.shooter.player), ctx.ruleset) });
 }
 
 /** The words of each moment; an event not here is no headline. */
@@ -66,6 +78,9 @@ const MOMENTS = {
   ResourcesAdjusted: (e, ctx) => t('news_adjusted', { name: nameIn(ctx.state, e.player), delta: formatDelta(e.resources), reason: e.reason }),
   ActionUndone: undone,
   AttackStarted: (e, ctx) => tellers.AttackStarted(e, ctx).text,
+  ShotFired: shot,
+  ShipSunk: (e, ctx) => tellers.ShipSunk(e, ctx),
+  SurrenderOffered: (e, ctx) => tellers.SurrenderOffered(e, ctx),
   CombatEnded: (e, ctx) => t('news_fight_won', { winner: nameIn(ctx.state, e.winner), loser: nameIn(ctx.state, e.loser) }),
   ShipLaunched: (e, ctx) => tellers.ShipLaunched(e, ctx),
 };

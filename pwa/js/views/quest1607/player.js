@@ -10,13 +10,15 @@ import { api, saveTokens, tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import { explain, formatDelta, resName, resourcesOrNothing, ruleLink } from '../../logic/format.js';
-import * as R from '../../logic/quest1607.js';
+import { playerById, stockIds } from '../../logic/quest1607_facts.js';
 import { nowItems, tellers } from '../../logic/quest1607_table.js';
+import * as R from '../../logic/quest1607_now.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
 import { later } from '../cards.js';
-import { StripCard, labelOf, playerPage } from '../phone_cards.js';
-import { checkedButton, feed } from '../parts.js';
+import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
+import { feed } from '../common.js';
+import { checkedButton } from '../parts.js';
 import { DiceCard } from './phone/roll.js';
 import './strings.js';
 
@@ -48,7 +50,7 @@ function labelFor(el, action, { state }) {
   const label = labelOf(el);
   const offer = action.offer_id && state.offers.find((o) => o.id === action.offer_id);
   if (!offer) return label;
-  const name = (pid) => (R.playerById(state, pid) || {}).name;
+  const name = (pid) => (playerById(state, pid) || {}).name;
   return `${label}: ${name(offer.from)} → ${name(offer.to)}, ${resourcesOrNothing(offer.give)} / ${resourcesOrNothing(offer.get)}`;
 }
 
@@ -90,7 +92,7 @@ const eventCard = playing(({ state }) => (state.event ? html`<section class="eve
 
 const stockCard = {
   view: ({ ruleset, player }) => html`<section class="card" id="stock" aria-labelledby="res-h"><h2 id="res-h">${t('resources')}</h2>
-    <ul class="resources">${R.stockIds(ruleset, player).map((id) => html`<li class="res res-${id}"><span class="res-count" id="res-${id}">${player.resources[id] || 0}</span><span class="res-name">${resName(id)}</span></li>`)}</ul></section>`,
+    <ul class="resources">${stockIds(ruleset, player).map((id) => html`<li class="res res-${id}"><span class="res-count" id="res-${id}">${player.resources[id] || 0}</span><span class="res-name">${resName(id)}</span></li>`)}</ul></section>`,
 };
 
 /** End turn, in the bar at the bottom while the game runs. */
@@ -131,7 +133,7 @@ export async function mount(root, { code, navigate }) {
     ...['ShipsCard', 'SailCard', 'questsCard', 'TradeCard', 'AttackCard'].map((name) => later(() => below.then((m) => m.card(name)))),
     playing(() => html`<seat-move></seat-move>`), endBar, taps,
   ];
-  const page = playerPage(root, cards, { code, navigate, me, playerOf: R.playerById, changes, change: stockChange });
+  const page = playerPage(root, cards, { code, navigate, me, playerOf: playerById, changes, change: stockChange });
   const context = page.context;
   page.context = () => { // and the reason every turn action shares (not your turn, roll first, a fight is on), told once by the strip
     const ctx = context();
@@ -145,6 +147,7 @@ export async function mount(root, { code, navigate }) {
   } catch (error) {
     if (error.status === 401 || error.status === 404) { unknown(root, code, error, navigate); page.page().unmount(); return {}; }
   }
+  await phoneSheet;
   const kept = await page.open(code, mine.player.token, page.follow);
   if (first) page.session.live.apply(first.version, first, []);
   return kept;

@@ -9,19 +9,22 @@ import { t } from '../../i18n.js';
 import { morph } from '../../morph.js';
 import { tellers } from '../../logic/quest1607_table.js';
 import { paintSwatches } from '../../ui.js';
-import { SharedScreen, loadSheet } from '../tv.js';
+import { sheet } from '../common.js';
+import { SharedScreen, screenSheet } from '../tv.js';
 import { EventPanel, RollPanel, head, outcomePanel, playersPanel, side } from './screen_parts.js';
 
 /** Wider than this, a shared screen is a TV that shows everything at once (tv.css agrees). */
 const WIDE = 1100;
 
 /**
- * While `box` holds more than it shows (or the page is taller than the screen), the next of `steps`
- * gives way: each takes away or shrinks one whole thing and says whether it could.
+ * While `box` holds more than it shows (or the page is taller than the screen, or `wide()` says a line
+ * sticks out sideways), the next of `steps` gives way: each takes away or shrinks one whole thing and
+ * says whether it could.
  */
-function giveWay(box, steps, back = []) {
+function giveWay(box, steps, back = [], wide = () => false) {
   if (!box) return;
-  const over = () => box.scrollHeight > box.clientHeight + 1 || document.documentElement.scrollHeight > window.innerHeight;
+  const over = () => box.scrollHeight > box.clientHeight + 1 || document.documentElement.scrollHeight > window.innerHeight
+    || wide();
   for (const step of steps) {
     while (over() && step()) { /* one more thing gave way */ }
   }
@@ -61,12 +64,19 @@ function fit(root) {
     earlier.textContent = `… ${t('earlier_shots', { n: hidden })}`;
     return true;
   };
+  // the players first: on a crowded table their column takes room from the other two, which then fit
+  giveWay(root.querySelector('#q-players'), [...['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)),
+    mark('.q-screen', 'crowded'), mark('#q-players', 'bare'), mark('#q-players', 'split')], [[root.querySelector('#q-players'), 'bare']],
+  // a ship's words that do not fit beside each other on its card (Dutch's are long) stick out of it
+  () => [...root.querySelectorAll('#q-players .sp-ships')].some((ships) => ships.scrollWidth > ships.clientWidth + 1));
+  // in a fight the headline tells the newest shot and the sinking: the panel's copies of them go last
   giveWay(root.querySelector('#q-main'), [fewerShots, mark('#q-roll', 'compact'),
-    gone('#q-fight ~ #q-roll, #q-roll.previous'), mark('#q-event', 'compact'), gone('#q-roll'), gone('#q-event')],
+    gone('#q-fight ~ #q-roll, #q-roll.previous'), mark('#q-event', 'compact'), gone('#q-roll'), gone('#q-event'),
+    gone('#q-fight .q-why'), gone('#q-earlier'), gone('#q-fight .q-shots'), gone('#q-fight .q-sunk'), mark('#q-final', 'compact')],
   [[root.querySelector('#q-event'), 'compact'], [root.querySelector('#q-roll'), 'compact']]);
-  giveWay(root.querySelector('#q-players'), ['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)));
   giveWay(root.querySelector('#q-side'), [last('#q-side .feed-lines li', 4), gone('#q-chart'), mark('#guide', 'compact'),
-    last('#q-side .feed-lines li', 2), gone('#guide'), last('#q-side .feed-lines li', 1)], [[root.querySelector('#guide'), 'compact']]);
+    last('#q-side .feed-lines li', 2), gone('#guide'), last('#q-side .feed-lines li', 1), gone('#q-side .screen-code'),
+    gone('#q-side .feed-big')], [[root.querySelector('#guide'), 'compact']]);
 }
 
 /**
@@ -92,7 +102,7 @@ function watchSize(root, selectors, redraw) {
 }
 
 export async function mount(root, { code }) {
-  const sheet = loadSheet('/css/tv.css');
+  const styled = Promise.all([screenSheet(), sheet('/css/tv.css')]);
   let state = null;
   let session;
   const later = {}; // what loads beside the page: each module once it has come
@@ -125,7 +135,7 @@ export async function mount(root, { code }) {
 
   const beside = { news: import('./news.js'), fight: import('./screen_fight.js'), dice: import('./dice.js'), charts: import('../../charts.js') };
   for (const [name, loading] of Object.entries(beside)) loading.then((m) => { later[name] = m; draw(); });
-  await sheet;
+  await styled;
   const stop = watchSize(root, ['#q-head', '#q-cards'], draw);
   let page;
   ({ session, page } = await tv.open((s) => { state = s; draw(); }, draw));

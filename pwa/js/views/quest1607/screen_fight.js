@@ -32,6 +32,6 @@ export function finalPanel({ state, ruleset }) {
   const reached = (p) => (p.level === 'done' ? 3 * per : LEVELS.indexOf(p.level) * per + (p.completed[p.level] || 0));
   const ranked = [...state.players].sort((a, b) => (b.id === state.winner) - (a.id === state.winner) || reached(b) - reached(a));
   return html`<section class="q-final" id="q-final"><h2>${t('news_over')}</h2><ol class="q-ranking">${ranked.map((p) => html`<li data-key="${p.id}">
-    ${swatch(ruleset, p.character, false)} <strong>${p.name}</strong> ${p.id === state.winner ? html`<span class="tag now">★ ${t('news_winner_tag')}</span>` : ''}
+    <span class="q-who">${swatch(ruleset, p.character, false)} <strong>${p.name}</strong> ${p.id === state.winner ? html`<span class="tag now">★ ${t('news_winner_tag')}</span>` : ''}</span>
     <span class="q-levels">${LEVELS.map((l) => `${t(l)} ${p.completed[l] || 0}/${per}`).join(' · ')}</span></li>`)}</ol></section>`;
 }

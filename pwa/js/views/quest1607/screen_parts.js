@@ -7,13 +7,13 @@
 // small classes.
 import { html, trusted } from '../../html.js';
 import { t, tx } from '../../i18n.js';
-import { allowance, playerById } from '../../logic/quest1607.js';
-import { formatResources, ruleLink } from '../../logic/format.js';
+import { allowance, playerById } from '../../logic/quest1607_facts.js';
+import { formatDelta, formatResources, ruleLink } from '../../logic/format.js';
 import { outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
 import { diceDistribution, lastRoll } from '../../logic/stats.js';
 import { story } from '../../logic/story.js';
 import { dieSvg, swatch } from '../../ui.js';
-import { feed } from '../parts.js';
+import { feed } from '../common.js';
 
 const FEED_LINES = 9;
 export const LEVELS = ['bronze', 'silver', 'gold'];
@@ -72,7 +72,7 @@ export class EventPanel {
     const changes = drawn ? Object.entries(drawn.changes || {}).filter(([, d]) => Object.values(d).some((n) => n)) : [];
     return html`<section class="q-event screen-event" id="q-event" aria-live="assertive"><h2>${t('event')} ${ruleLink(e.id)}: ${tx(e.title)}</h2>
       <p class="q-event-text">${tx(e.text)}</p>
-      ${changes.length ? html`<p class="q-event-changes">${changes.map(([pid, d]) => html`<span>${nameIn(state, pid)} ${formatResources(d, ' ')}</span>`)}</p>` : ''}</section>`;
+      ${changes.length ? html`<p class="q-event-changes">${changes.map(([pid, d]) => html`<span>${nameIn(state, pid)} ${formatDelta(d)}</span>`)}</p>` : ''}</section>`;
   }
 
   after(root, { state }) {
@@ -103,7 +103,7 @@ function playerCard({ state, ruleset, later }, p) {
   const won = state.phase === 'finished' && state.winner === p.id;
   const land = ((ruleset.characters || []).find((c) => c.id === p.character) || {}).name;
   return html`<article class="sp ${playing || won ? 'active' : ''}" data-key="${p.id}">
-    <header>${swatch(ruleset, p.character, false)} <strong class="sp-name">${p.name}</strong> <span class="sp-land">${tx(land)}</span>${playing ? html`<span class="tag now">▶ ${t('playing_now')}</span>` : ''}${won && later.news ? html`<span class="tag now">★ ${t('news_winner_tag')}</span>` : ''}<away-mark player="${p.id}"></away-mark></header>
+    <header>${swatch(ruleset, p.character, false)} <strong class="sp-name">${p.name}</strong> <span class="sp-land">${tx(land)}</span>${playing ? html`<span class="tag now">▶ ${t('playing_now')}</span>` : ''}${won && later.news ? html`<span class="tag now">★ ${t('news_winner_tag')}</span>` : ''}<away-mark player="${p.id}" short></away-mark></header>
     <ul class="sp-ships">${p.ships.map((s) => html`<li class="mini-ship" data-key="ship-${s.number}"><span class="ship-no">${s.number}</span>
       <span><span class="lbl">${t('cannons')}</span> ${s.cannons}</span><span><span class="lbl">${t('sails')}</span> ${s.sails}</span><span><span class="lbl">${t('crew')}</span> ${s.crew}</span></li>`)}</ul>
     <p class="sp-quests">${levels(p, per)} <span class="sp-cards">${t('quest_count', { n: p.quest_count ?? 0 })}</span></p>

@@ -7,7 +7,10 @@ import { t, tx } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { labelOf } from '../phone_cards.js';
 import { checkedButton, stepper } from '../parts.js';
+import { sheet } from '../common.js';
 import './form_strings.js';
+
+await sheet('/css/forms.css');
 
 const running = (state) => state.phase === 'playing';
 

@@ -9,10 +9,12 @@ import { undoCheck } from '../../logic/checks.js';
 import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { toast } from '../../ui.js';
+import { drawnWith } from '../cards.js';
 import { guideCard, hostPanel } from '../host_panel.js';
 import { labelOf } from '../phone_cards.js';
-import { checkedButton, feed, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
-import { bidsPanel, ledger, positionsPanel, ready, tracker } from './parts.js';
+import { feed } from '../common.js';
+import { checkedButton, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
+import './strings.js';
 import '../seat_strings.js';
 
 const FEED_LINES = 6;
@@ -41,28 +43,32 @@ const control = {
         ${state.seed ? html`<p>${t('seed')}: <code class="mono wrap">${state.seed}</code></p>` : ''}</section>`;
   },
   on: {
-    click: (event) => {
+    /** The end of the game goes at once (the session asks first); an undo after the host's yes. */
+    click(event, ctx) {
       const el = event.target.closest('#host-undo, #end-game');
       if (!el || el.disabled) return null;
-      return { action: { type: el.id === 'end-game' ? 'end_game' : 'undo' }, label: labelOf(el) };
+      if (el.id === 'end-game') return { action: { type: 'end_game' }, label: labelOf(el) };
+      import('../undo_ask.js').then((m) => m.askUndo(ctx, tellers))
+        .then((undo) => undo && this.page.send(this, { action: undo, label: labelOf(el) }, el));
+      return null;
     },
   },
   sent: (action, answer) => { if (answer) toast(t('sent')); },
 };
 
-const table = {
-  view: (ctx) => {
-    const { state, ruleset: rs, events } = ctx;
-    return html`${state.phase !== 'lobby' ? feed(story(events, tellers, ctx, { limit: FEED_LINES })) : ''}
-      ${state.round ? tracker(state, rs) : ''}
-      ${state.phase === 'playing' ? bidsPanel(state, rs) : ''}
-      ${state.round ? positionsPanel(state, rs) : ''}
-      <section class="card" id="host-ledgers"><h2>${t('se_ledgers')}</h2>${state.players.map((p) => ledger(state, rs, p))}</section>
-      <seat-handover></seat-handover>
-      ${state.phase === 'playing' ? html`<section class="card" id="host-end"><button type="button" id="end-game" class="danger">${t('se_end_game')}</button></section>` : ''}`;
-  },
+/** The table below the controls: its panels (./parts.js) come, with the game's sheet, after the first screenful. */
+const table = (m, ctx) => {
+  const { state, ruleset: rs, events } = ctx;
+  return html`${state.phase !== 'lobby' ? feed(story(events, tellers, ctx, { limit: FEED_LINES })) : ''}
+    ${state.round ? m.tracker(state, rs) : ''}
+    ${state.phase === 'playing' ? m.bidsPanel(state, rs) : ''}
+    ${state.round ? m.positionsPanel(state, rs) : ''}
+    <section class="card" id="host-ledgers"><h2>${t('se_ledgers')}</h2>${state.players.map((p) => m.ledger(state, rs, p))}</section>
+    <seat-handover></seat-handover>
+    ${state.phase === 'playing' ? html`<section class="card" id="host-end"><button type="button" id="end-game" class="danger">${t('se_end_game')}</button></section>` : ''}`;
 };
 
 export function mount(root, { code }) {
-  return hostPanel(root, [strip, control, guideCard(), table], { code, ready });
+  const panels = import('./parts.js').then((m) => m.ready.then(() => m));
+  return hostPanel(root, [strip, control, guideCard(), drawnWith(panels, table)], { code });
 }

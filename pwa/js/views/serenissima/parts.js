@@ -4,7 +4,7 @@ import { html } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { dieSvg, swatch } from '../../ui.js';
-import { sheet } from '../cards.js';
+import { sheet } from '../common.js';
 import './strings.js';
 
 /** Serenissima's stylesheet: every page of the game waits for it before it first draws. */
@@ -38,7 +38,7 @@ export function bidsPanel(state, ruleset) {
     return html`<section class="card se-bids" aria-live="polite"><h2>${t('se_has_bid')}</h2>
       <ul class="bid-status">${rows.map((r) => html`<li class="${r.in ? 'in' : 'waiting'}">${swatch(ruleset, r.character, false)}
         <strong>${r.name}</strong> <span class="tag">${r.in ? html`✓ ${t('se_bid_in')}` : html`… ${t('se_not_yet')}`}</span></li>`)}</ul>
-      <p class="muted">${waiting.length ? t('se_waiting_for', { names: waiting.join(', ') }) : t('se_all_in')}</p></section>`;
+      <p class="muted" data-yield="1">${waiting.length ? t('se_waiting_for', { names: waiting.join(', ') }) : t('se_all_in')}</p></section>`;
   }
   return html`<section class="card se-bids revealed" aria-live="polite"><h2>${t('se_reveal')}</h2>
     <ol class="reveal">${S.revealRows(state).map((r) => {

@@ -10,15 +10,19 @@ import { ledgerChange, momentItems } from '../../logic/serenissima_moments.js';
 import { nowItems, tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
-import { later } from '../cards.js';
-import { StripCard, labelOf, playerPage } from '../phone_cards.js';
-import { checkedButton, feed } from '../parts.js';
-import { bidsPanel, ledger, positionsPanel, ready, tracker } from './parts.js';
+import { drawnWith, later } from '../cards.js';
+import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
+import { feed } from '../common.js';
+import { checkedButton } from '../parts.js';
+import './strings.js';
 
 const FEED_LINES = 4;
 // The forms load after the first screenful (the strip and the story come first).
 const forms = import('./forms.js');
 const form = (name) => later(() => forms.then((m) => new m[name]()));
+// So do the round's panels, with the game's sheet (./parts.js).
+const panels = import('./parts.js').then((m) => m.ready.then(() => m));
+const panel = (view) => drawnWith(panels, view);
 
 /** The strip's first line: whose phone this is, and where the round stands. */
 function who({ state, ruleset, player }) {
@@ -107,15 +111,15 @@ export async function mount(root, { code, navigate }) {
   const cards = [
     strip,
     { view: (ctx) => feed(story(ctx.events, tellers, ctx, { limit: FEED_LINES })) },
-    form('BidCard'), playing(({ state: s, ruleset }) => bidsPanel(s, ruleset)), pickCard,
-    { view: ({ state: s, ruleset, player }) => ledger(s, ruleset, player, { heading: html`<h2>${t('se_ledger')}</h2>` }) },
+    form('BidCard'), panel((m, { state: s, ruleset }) => (s.phase === 'playing' ? m.bidsPanel(s, ruleset) : '')), pickCard,
+    panel((m, { state: s, ruleset, player }) => m.ledger(s, ruleset, player, { heading: html`<h2>${t('se_ledger')}</h2>` })),
     form('SplitCard'), form('MoveCard'), form('BuyCard'), form('SalesCard'),
-    { view: ({ state: s, ruleset }) => (S.step(s) > 1 ? positionsPanel(s, ruleset) : '') },
-    { view: ({ state: s, ruleset }) => tracker(s, ruleset) },
+    panel((m, { state: s, ruleset }) => (S.step(s) > 1 ? m.positionsPanel(s, ruleset) : '')),
+    panel((m, { state: s, ruleset }) => m.tracker(s, ruleset)),
     playing(() => html`<seat-move></seat-move>`),
     taps, finishBar,
   ];
   const page = playerPage(root, cards, { code, navigate, me, playerOf: S.playerById, changes, change: ledgerChange });
-  await ready;
+  await phoneSheet;
   return page.open(code, mine.player.token, page.follow);
 }

@@ -2,14 +2,15 @@
 // for now and what just happened (a sale answered, the host's undo, the end); then the round and its
 // six phases, who has bid (never how much) and then every bid at once with the tie-break dice and
 // the positions taken, the turn order, the ledgers, the table's story large, and the moments that
-// matter read aloud. A TV does not scroll: what does not fit gives way whole (../screens.js).
+// matter read aloud. A TV does not scroll: what does not fit gives way whole (../screens.js) — the
+// phases not played now, then the turn order (the headline names it too), then the galleys.
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
 import { tableNow, tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
-import { feed } from '../parts.js';
+import { feed } from '../common.js';
 import { lastMoment, mountScreen } from '../screens.js';
 import { bidsPanel, positionsPanel, ready, tracker } from './parts.js';
 
@@ -52,7 +53,7 @@ function board({ state, ruleset, tv, events, ctx }) {
   return html`<div class="se-main" data-fill>
     <div class="se-col" data-fit>${state.round ? tracker(state, ruleset) : ''}
       ${state.phase === 'playing' ? bidsPanel(state, ruleset) : ''}
-      ${S.step(state) > 1 ? positionsPanel(state, ruleset) : ''}</div>
+      ${S.step(state) > 1 ? html`<div data-yield="3">${positionsPanel(state, ruleset)}</div>` : ''}</div>
     ${state.phase === 'lobby' ? html`<section class="se-ledgers" aria-labelledby="ledgers-h" data-fit><h2 id="ledgers-h">${t('players_joined')}</h2>
       <ul class="se-joined">${state.players.map((p) => html`<li>${swatch(ruleset, p.character)} <strong>${p.name}</strong></li>`)}</ul></section>`
     : html`<section class="se-ledgers" aria-labelledby="ledgers-h" data-fit><h2 id="ledgers-h">${t('se_ledgers')}</h2>

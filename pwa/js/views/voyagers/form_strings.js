@@ -22,6 +22,7 @@ extend({
     vv_card_kind: 'Deck', vv_add_card: 'Add a card', vv_remove_card: 'Remove', vv_display_send: 'Put on display',
     vv_order_h: 'Next year’s turn order', vv_up: 'Up', vv_down: 'Down', vv_order_send: 'Start the next year',
     vv_gold_h: 'Gold doubloons', vv_gold_set: 'Set',
+    vv_gold_help: 'Type the count on the table: the new total, not a change.', vv_gold_after: '{had} → {gold}',
   },
   nl: {
     vv_name_h: 'Noem je bod',
@@ -44,5 +45,6 @@ extend({
     vv_add_card: 'Kaart toevoegen', vv_remove_card: 'Weghalen', vv_display_send: 'Uitstallen',
     vv_order_h: 'Volgorde van volgend jaar', vv_up: 'Omhoog', vv_down: 'Omlaag', vv_order_send: 'Volgend jaar beginnen',
     vv_gold_h: 'Gouden dubloenen', vv_gold_set: 'Zetten',
+    vv_gold_help: 'Typ het aantal dat op tafel ligt: het nieuwe totaal, geen verandering.', vv_gold_after: '{had} → {gold}',
   },
 });

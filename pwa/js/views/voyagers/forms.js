@@ -8,8 +8,11 @@ import { ruleLink } from '../../logic/format.js';
 import * as V from '../../logic/voyagers.js';
 import { labelOf } from '../phone_cards.js';
 import { checkedButton } from '../parts.js';
+import { sheet } from '../common.js';
 import './form_strings.js';
 import { displayCards } from './parts.js';
+
+await sheet('/css/forms.css');
 
 const SCORE_NUMBERS = ['tips', 'ships', 'nobles', 'ship_count', 'gold', 'smuggled', 'resources'];
 const SCORE_LABELS = { tips: 'vv_tips', ships: 'vv_ships', nobles: 'vv_nobles', ship_count: 'vv_ship_count', gold: 'vv_score_gold', smuggled: 'vv_smuggled', resources: 'vv_resources' };

@@ -10,17 +10,20 @@ import { t } from '../../i18n.js';
 import { undoCheck } from '../../logic/checks.js';
 import { story } from '../../logic/story.js';
 import { hostItems, tellers } from '../../logic/voyagers_table.js';
-import { later } from '../cards.js';
+import { drawnWith, later } from '../cards.js';
 import { guideCard, hostPanel } from '../host_panel.js';
 import { StripCard, labelOf } from '../phone_cards.js';
-import { checkedButton, feed, recordNote } from '../parts.js';
-import { bidPanel, displayCards, playersList, rankingTable, ready, yearLine } from './parts.js';
+import { feed } from '../common.js';
+import { checkedButton, recordNote } from '../parts.js';
+import './strings.js';
 import '../seat_strings.js';
 
 const FEED_LINES = 6;
 // The host's forms load after the first screenful (the strip and the story come first).
 const forms = import('./host_forms.js');
 const form = (name) => later(() => forms.then((m) => new m[name]()));
+// So do the table's panels, with the game's sheet (./parts.js): the cards that show them come with them.
+const panels = import('./parts.js').then((m) => m.ready.then(() => m));
 
 const hostStrip = () => new StripCard({
   who: ({ state }) => html`<strong>${t('host_panel')}</strong>${state.phase === 'playing' && state.round
@@ -35,7 +38,7 @@ const control = {
   view: ({ state, code }) => {
     const mine = tokensFor(code);
     return html`<h1>${t('host_panel')} · ${t('game_voyagers')}</h1>
-      <section class="card" id="host-control">${yearLine(state)}<nav class="links">
+      <section class="card" id="host-control">${control.yearLine ? control.yearLine(state) : ''}<nav class="links">
         ${mine.player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
         ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${t('lobby')}</a>` : ''}</nav>
@@ -45,9 +48,13 @@ const control = {
         ${state.phase === 'finished' ? recordNote(code) : ''}</section>`;
   },
   on: {
-    click: (event) => {
+    /** An undo goes after the host's yes to the question (../undo_ask.js). */
+    click(event, ctx) {
       const el = event.target.closest('#host-undo');
-      return el && !el.disabled ? { action: { type: 'undo' }, label: labelOf(el) } : null;
+      if (!el || el.disabled) return null;
+      import('../undo_ask.js').then((m) => m.askUndo(ctx, tellers))
+        .then((undo) => undo && this.page.send(this, { action: undo, label: labelOf(el) }, el));
+      return null;
     },
   },
 };
@@ -56,19 +63,19 @@ const table = {
   view: (ctx) => {
     const { state, ruleset: rs, events } = ctx;
     const over = state.phase === 'finished';
-    return html`${over ? rankingTable(state, rs) : ''}
+    return html`${over && table.rankingTable ? table.rankingTable(state, rs) : ''}
       ${state.phase !== 'lobby' ? feed(story(events, tellers, ctx, { limit: FEED_LINES })) : ''}`;
   },
 };
 
-const board = {
-  view: ({ state, ruleset: rs }) => html`
-    ${state.display.length ? html`<section class="card" id="vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>` : ''}
-    ${bidPanel(state, rs)}${state.phase === 'finished' ? '' : rankingTable(state, rs)}${playersList(state, rs)}`,
-};
+const board = (m, { state, ruleset: rs }) => html`
+  ${state.display.length ? html`<section class="card" id="vv-display"><h2>${t('vv_display')}</h2>${m.displayCards(state)}</section>` : ''}
+  ${m.bidPanel(state, rs)}${state.phase === 'finished' ? '' : m.rankingTable(state, rs)}${m.playersList(state, rs)}`;
 
 export function mount(root, { code }) {
-  const cards = [hostStrip(), control, guideCard(), table, form('DisplayForm'), form('OrderForm'), board, form('GoldForm'),
+  // the year line and the final ranking join the control and the story once the panels have come
+  panels.then((m) => { control.yearLine = m.yearLine; table.rankingTable = m.rankingTable; });
+  const cards = [hostStrip(), control, guideCard(), table, form('DisplayForm'), form('OrderForm'), drawnWith(panels, board), form('GoldForm'),
     { view: () => html`<seat-handover></seat-handover>` }];
-  return hostPanel(root, cards, { code, ready });
+  return hostPanel(root, cards, { code });
 }

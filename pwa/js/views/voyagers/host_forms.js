@@ -30,12 +30,15 @@ export class DisplayForm {
         <button type="submit" id="display-send" class="primary" ${ready ? '' : html`disabled`}>${t('vv_display_send')}</button></div></form></section>`;
   }
 
+  /** A keystroke redraws the page only when it arms or disarms the Send button (a first name typed, the last one cleared). */
   typed(event) {
     const el = event.target;
+    const ready = () => this.rows.some((r) => r.name.trim());
+    const before = ready();
     if (el.dataset.row) this.rows[Number(el.dataset.row)].name = el.value;
-    else if (el.dataset.kindRow) this.rows[Number(el.dataset.kindRow)].kind = el.value;
+    else if (el.dataset.kindRow) { this.rows[Number(el.dataset.kindRow)].kind = el.value; return null; }
     else return null;
-    return true;
+    return ready() !== before;
   }
 
   click(event) {
@@ -90,7 +93,13 @@ export class OrderForm {
   sent(action, answer) { if (answer) this.order = null; }
 }
 
-/** Each player's gold, corrected to the table's count (VV20). */
+/** What a typed gold count will leave: "12 → 15", or '' while it is the count already. */
+const goldAfter = (had, typed) => (typed === undefined || typed === had ? '' : t('vv_gold_after', { had, gold: typed }));
+
+/**
+ * Each player's gold, corrected to the table's count (VV20): the number typed is the total, not a
+ * change, and the row says what it will leave ("12 → 15") as the host types, without drawing the page.
+ */
 export class GoldForm {
   constructor() {
     this.gold = {};
@@ -99,14 +108,18 @@ export class GoldForm {
 
   view({ state }) {
     if (state.phase !== 'playing') return '';
-    return html`<section class="card" id="vv-gold"><h2>${t('vv_gold_h')}</h2><ul class="vv-list">${state.players.map((p) => html`<li>
+    return html`<section class="card" id="vv-gold"><h2>${t('vv_gold_h')}</h2><p class="muted">${t('vv_gold_help')}</p><ul class="vv-list">${state.players.map((p) => html`<li data-key="gold-${p.id}">
       <label class="grow">${p.name}<input type="number" min="0" inputmode="numeric" id="gold-${p.id}" data-gold="${p.id}" value="${this.gold[p.id] ?? p.gold}"></label>
+      <span class="gold-after" id="gold-after-${p.id}" aria-live="polite">${goldAfter(p.gold, this.gold[p.id])}</span>
       <button type="button" data-set-gold="${p.id}">${t('vv_gold_set')}</button></li>`)}</ul></section>`;
   }
 
-  typed(event) {
+  typed(event, { state }) {
     const pid = event.target.dataset.gold;
-    if (pid) this.gold[pid] = Math.max(0, Math.floor(Number(event.target.value) || 0));
+    if (!pid) return null;
+    this.gold[pid] = Math.max(0, Math.floor(Number(event.target.value) || 0));
+    const after = document.getElementById(`gold-after-${pid}`);
+    if (after) after.textContent = goldAfter(V.playerById(state, pid).gold, this.gold[pid]);
     return null;
   }
 

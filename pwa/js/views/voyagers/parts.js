@@ -5,7 +5,7 @@ import { t } from '../../i18n.js';
 import * as V from '../../logic/voyagers.js';
 import { tableNow } from '../../logic/voyagers_table.js';
 import { swatch } from '../../ui.js';
-import { sheet } from '../cards.js';
+import { sheet } from '../common.js';
 import './strings.js';
 
 /** Voyagers' Venture's stylesheet: every page of the game waits for it before it first draws. */

@@ -10,15 +10,18 @@ import { holdingChange, momentItems } from '../../logic/voyagers_moments.js';
 import { checksFor, nowItems, tellers } from '../../logic/voyagers_table.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
-import { later } from '../cards.js';
-import { StripCard, labelOf, playerPage } from '../phone_cards.js';
-import { feed } from '../parts.js';
-import { bidPanel, displayCards, playersList, rankingTable, ready } from './parts.js';
+import { drawnWith, later } from '../cards.js';
+import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
+import { feed } from '../common.js';
+import './strings.js';
 
 const FEED_LINES = 4;
 // The forms load after the first screenful (the strip, with agree and disagree, and the story come first).
 const forms = import('./forms.js');
 const form = (name) => later(() => forms.then((m) => new m[name]()));
+// So do the table's panels, with the game's sheet (./parts.js).
+const panels = import('./parts.js').then((m) => m.ready.then(() => m));
+const panel = (view) => drawnWith(panels, view);
 
 function who({ state, ruleset, player }) {
   return html`${swatch(ruleset, player.character)} <strong class="me-name">${player.name}</strong>
@@ -43,12 +46,10 @@ function labelFor(el, action, { state }) {
 }
 
 /** The display, unless the naming card shows it with its tick boxes, or nothing is on it for good. */
-const display = {
-  view: ({ state, me }) => {
-    const shown = !(state.stage === 'naming' && state.waiting_for === me) && (state.display.length > 0 || state.stage === 'display');
-    return shown ? html`<section class="card" id="vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>` : '';
-  },
-};
+function display({ displayCards }, { state, me }) {
+  const shown = !(state.stage === 'naming' && state.waiting_for === me) && (state.display.length > 0 || state.stage === 'display');
+  return shown ? html`<section class="card" id="vv-display"><h2>${t('vv_display')}</h2>${displayCards(state)}</section>` : '';
+}
 
 export async function mount(root, { code, navigate }) {
   const mine = tokensFor(code);
@@ -63,14 +64,14 @@ export async function mount(root, { code, navigate }) {
     }),
     { view: (ctx) => feed(story(ctx.events, tellers, ctx, { limit: FEED_LINES })) },
     form('NameCard'), form('CutCard'), form('ScoreCard'),
-    { view: ({ state: s, ruleset }) => rankingTable(s, ruleset) },
-    display,
-    { view: ({ state: s, ruleset }) => bidPanel(s, ruleset) },
+    panel((m, { state: s, ruleset }) => m.rankingTable(s, ruleset)),
+    panel(display),
+    panel((m, { state: s, ruleset }) => m.bidPanel(s, ruleset)),
     form('HandCard'),
-    { view: ({ state: s, ruleset }) => playersList(s, ruleset) },
+    panel((m, { state: s, ruleset }) => m.playersList(s, ruleset)),
     { view: ({ state: s }) => (s.phase === 'playing' ? html`<seat-move></seat-move>` : '') },
   ];
   const page = playerPage(root, cards, { code, navigate, me, playerOf: V.playerById, changes, change: (rs, a, b) => holdingChange(a, b) });
-  await ready;
+  await phoneSheet;
   return page.open(code, mine.player.token, page.follow);
 }

@@ -8,7 +8,7 @@ import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { story } from '../../logic/story.js';
 import { tableNow, tellers } from '../../logic/voyagers_table.js';
-import { feed } from '../parts.js';
+import { feed } from '../common.js';
 import { lastMoment, mountScreen } from '../screens.js';
 import { bidPanel, displayCards, playersList, rankingTable, ready, yearLine } from './parts.js';
 

@@ -3,6 +3,9 @@
 import { html } from '../../../html.js';
 import { explain, ruleLinked } from '../../../logic/format.js';
 import { checkedButton } from '../../parts.js';
+import { sheet } from '../../common.js';
+
+await sheet('/css/forms.css'); // every card below the first screenful draws with it
 
 /**
  * A tap on one of `card`'s steppers (data-step="group.key…", `group` one of `groups`): the count at

@@ -33,10 +33,12 @@ export class FightCard {
   constructor() {
     this.keep = {};
     this.fish = {};
+    this.sheet = null; // the choice open as a sheet: 'keep', 'fish' or none
     this.on = { click: this.click };
   }
 
   view(ctx) {
+    if (this.sheet && this.decides(ctx) !== this.sheet) this.sheet = null; // chosen, or the fight moved on
     if (!ctx.state.combat) return this.outcome(ctx);
     const { state, ruleset } = ctx;
     const combat = state.combat;
@@ -57,17 +59,17 @@ export class FightCard {
     const { state, ruleset, me, player } = ctx;
     const combat = state.combat;
     const info = R.salvage(state);
-    if (combat.stage === 'salvage' && info.sunkPlayer === me) {
+    if (this.decides(ctx) === 'keep') {
       const held = Object.keys(player.resources).filter((id) => player.resources[id] > 0);
-      return html`<p>${t('keep_half', { n: R.keepCount(state, ruleset, player) })}</p>
-        ${held.map((id) => stepper(`keep.${id}`, this.keep[id] || 0, resName(id), { max: player.resources[id] }))}
-        ${checkedButton(R.canKeep(state, ruleset, me, this.keep), 'keep-send', t('keep'), { cls: 'primary', data: { act: 'keep' } })}`;
+      return this.decision('keep', t('keep_half', { n: R.keepCount(state, ruleset, player) }),
+        held.map((id) => stepper(`keep.${id}`, this.keep[id] || 0, resName(id), { max: player.resources[id] })),
+        checkedButton(R.canKeep(state, ruleset, me, this.keep), 'keep-send', t('keep'), { cls: 'primary', data: { act: 'keep' } }));
     }
-    if (combat.stage === 'fishing' && info.winner === me) {
+    if (this.decides(ctx) === 'fish') {
       const water = info.water || {};
-      return html`<p>${t('fish_n', { n: R.fishCount(state, ruleset) })}</p>
-        ${Object.keys(water).filter((id) => water[id] > 0).map((id) => stepper(`fish.${id}`, this.fish[id] || 0, resName(id), { max: water[id] }))}
-        ${checkedButton(R.canFish(state, ruleset, me, this.fish), 'fish-send', t('fish'), { cls: 'primary', data: { act: 'fish' } })}`;
+      return this.decision('fish', t('fish_n', { n: R.fishCount(state, ruleset) }),
+        Object.keys(water).filter((id) => water[id] > 0).map((id) => stepper(`fish.${id}`, this.fish[id] || 0, resName(id), { max: water[id] })),
+        checkedButton(R.canFish(state, ruleset, me, this.fish), 'fish-send', t('fish'), { cls: 'primary', data: { act: 'fish' } }));
     }
     if (!R.combatSide(state, me)) return '';
     if (combat.stage === 'surrender_offered') {
@@ -82,6 +84,27 @@ export class FightCard {
       ${surrender.ok ? checkedButton(surrender, 'surrender', t('surrender'), { data: { act: 'surrender' } }) : ''}</div>`;
   }
 
+  /** What the table waits on this player to choose after a sinking (C7): 'keep' (the sunk), 'fish' (the winner), or null. */
+  decides({ state, me }) {
+    const combat = state.combat;
+    const info = R.salvage(state);
+    if (combat && combat.stage === 'salvage' && info.sunkPlayer === me) return 'keep';
+    if (combat && combat.stage === 'fishing' && info.winner === me) return 'fish';
+    return null;
+  }
+
+  /**
+   * A choice after a sinking: in the fight card, and, opened from the strip's "Choose", a sheet at
+   * the bottom of the screen with all its counters and its button, over the page, where the thumb is.
+   */
+  decision(kind, text, steppers, send) {
+    const open = this.sheet === kind;
+    const dialog = open ? html` role="dialog" aria-modal="true" aria-labelledby="${kind}-h"` : '';
+    return html`${open ? html`<div class="sheet-back" data-close-sheet="${kind}"></div>` : ''}
+      <div class="decision ${open ? 'sheet' : ''}" id="${kind}-box"${dialog}><h3 id="${kind}-h" tabindex="-1">${text}</h3>
+      ${steppers}<div class="sheet-buttons">${send}${open ? html`<button type="button" id="${kind}-later" data-close-sheet="${kind}">${t('sheet_later')}</button>` : ''}</div></div>`;
+  }
+
   /** The last fight's outcome while it is still this turn's news: who won and what changed hands. */
   outcome({ state, events }) {
     const end = outcome(events, state);
@@ -89,7 +112,15 @@ export class FightCard {
     return html`<section class="card outcome" id="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h">${t('outcome_h')}</h2><p>${outcomeText(end, state)}</p></section>`;
   }
 
-  click(event) {
+  click(event, ctx) {
+    const opens = event.target.closest('#now button[data-open]');
+    if (opens) { // the strip's "Choose": the sheet opens, its question in focus
+      this.sheet = this.decides(ctx) === opens.dataset.open ? opens.dataset.open : null;
+      queueMicrotask(() => { const h = document.getElementById(`${this.sheet}-h`); if (h) h.focus(); });
+      return true;
+    }
+    const closes = event.target.closest('#fight [data-close-sheet]');
+    if (closes) { this.sheet = null; return true; }
     if (!event.target.closest('#fight')) return null;
     if (stepped(event, this, ['keep', 'fish'])) return true;
     const el = event.target.closest('button[data-act]');
@@ -98,6 +129,6 @@ export class FightCard {
   }
 
   sent(action, answer) {
-    if (answer && (action.type === 'keep' || action.type === 'fish')) this[action.type] = {};
+    if (answer && (action.type === 'keep' || action.type === 'fish')) { this[action.type] = {}; this.sheet = null; }
   }
 }

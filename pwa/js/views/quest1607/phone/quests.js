@@ -7,6 +7,7 @@ import { requirementText } from '../../../logic/format.js';
 import * as R from '../../../logic/quest1607.js';
 import { checkedButton } from '../../parts.js';
 import { buttonGroup } from './card.js';
+import './words.js';
 
 /** The buttons of one step the player reports: "Visited", "Load onto ship n" (one per ship), "Deliver from ship n". */
 function stepButtons({ state, me, player, shared }, quest, step) {

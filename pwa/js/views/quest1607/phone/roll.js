@@ -4,7 +4,7 @@
 import { html } from '../../../html.js';
 import { t } from '../../../i18n.js';
 import { formatResources } from '../../../logic/format.js';
-import * as R from '../../../logic/quest1607.js';
+import { allowance } from '../../../logic/quest1607_facts.js';
 import { dieSvg } from '../../../ui.js';
 
 /** The roll event of `dice` among the events seen (it holds what the white dice brought). */
@@ -32,7 +32,7 @@ export class DiceCard {
     return html`<section class="card dicebox" id="dicebox" aria-labelledby="dice-h"><h2 id="dice-h">${t('dice')}</h2>
       <div class="dice-row" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
       ${brought ? html`<p class="brought">${t('brought')}: <strong>${formatResources(brought)}</strong></p>` : ''}
-      ${dice && state.turn.player === me ? html`<p class="allowance">${t('allowance', { n: R.allowance(state, player) })}</p>` : ''}
+      ${dice && state.turn.player === me ? html`<p class="allowance">${t('allowance', { n: allowance(state, player) })}</p>` : ''}
     </section>`;
   }
 

@@ -10,6 +10,7 @@ import { dieSvg, swatch } from '../../../ui.js';
 import { labelOf } from '../../phone_cards.js';
 import { checkedButton, stepper } from '../../parts.js';
 import { choice, stepped } from './card.js';
+import './words.js';
 
 const PARTS = ['cannons', 'sails', 'crew'];
 
@@ -71,11 +72,17 @@ export class SailCard {
 
   view({ state, me, player, shared }) {
     if (state.phase !== 'playing') return '';
+    // T3: the allowance is the roll of one's own turn; on another's turn (or before one's roll) the
+    // turn's count is theirs, so the row shows no count of squares at all.
+    const own = Boolean(state.turn && state.turn.player === me && state.turn.rolled);
+    const allowance = own ? R.allowance(state, player) : 0;
     const rows = player.ships.map((ship) => {
-      const n = this.sail[ship.number] ?? 1;
-      const moved = (state.turn && state.turn.moved && state.turn.moved[String(ship.number)]) || 0;
-      return html`<div class="sail-row"><span>${t('ship', { n: ship.number })} · ${moved}/${R.allowance(state, player)}</span>
-        ${stepper(`sail.${ship.number}`, n, t('squares'), { min: 1, max: 12 })}
+      const moved = (own && state.turn.moved && state.turn.moved[String(ship.number)]) || 0;
+      const left = Math.max(1, allowance - moved); // T3: what this ship may still sail
+      const n = Math.min(this.sail[ship.number] ?? 1, left);
+      this.sail[ship.number] = n;
+      return html`<div class="sail-row"><span>${t('ship', { n: ship.number })}${own ? html` · ${moved}/${allowance}` : ''}</span>
+        ${stepper(`sail.${ship.number}`, n, t('squares'), { min: 1, max: left })}
         ${checkedButton(R.canSail(state, me, ship.number, n), `sail-${ship.number}`, t('sail'), { data: { sail: ship.number }, shared })}</div>`;
     });
     return html`<details class="card" id="sail-form"><summary><h2>${t('sail')}</h2></summary>${rows}

@@ -8,6 +8,7 @@ import * as R from '../../../logic/quest1607.js';
 import { labelOf } from '../../phone_cards.js';
 import { checkedButton, stepper } from '../../parts.js';
 import { choice, nonZero, stepped } from './card.js';
+import './words.js';
 
 function offerLine(state, o) {
   const name = (pid) => (R.playerById(state, pid) || {}).name || '?';

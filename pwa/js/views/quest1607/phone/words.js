@@ -1,6 +1,7 @@
 // The words of Quest 1607's phone that its cards bring when they load (after its first draw), Dutch
 // and English: what just happened to this player (the strip's moments), the shots, the attack's board
-// rules. A count picks its plural form ({one, other}).
+// rules, and the labels of the cards below the first screenful (ships, quests, trade, the fight's
+// choices). A count picks its plural form ({one, other}).
 import { extend } from '../../../i18n.js';
 
 extend({
@@ -17,7 +18,17 @@ extend({
     my_adjusted: 'The host corrected your resources: {delta} — “{reason}”.',
     my_change: 'Your resources: {delta}.',
     attack_rules: 'C1 · Your ship lies right next to the other (not diagonally). C2 · Neither is in a harbour or within one square of an island or Daeventra. The board decides: look before you attack.',
-    their_ship: 'Their ship', shots_h: 'Shots',
+    their_ship: 'Their ship', shots_h: 'Shots', sheet_later: 'Later',
+    sail_hits: 'Sail hits', goods: 'Goods', pay_with: 'Pay with', squares: 'Squares', give: 'Give',
+    get: 'Get', exchange: 'Exchange', trade: 'Trade', offers_in: 'Offers to you', offers_out: 'Your offers',
+    offer_to: 'Offer to', make_offer: 'Make an offer', no_offers: 'No open offers.',
+    buy_quests: 'Buy a quest card', complete: 'Complete', requirements: 'Needs', progress: 'Progress',
+    step_done: 'Mark step done', step_load: 'Load onto ship {n}', step_deliver: 'Deliver from ship {n}',
+    no_quests: 'No quest cards in hand.', target: 'Target', your_ship: 'Your ship',
+    shooter: 'To fire: {name}',
+    keep_half: { one: 'Choose 1 resource to keep', other: 'Choose {n} resources to keep' },
+    fish_n: { one: 'Fish 1 resource out of the water', other: 'Fish {n} resources out of the water' },
+    vs: 'vs',
   },
   nl: {
     my_quest: 'Quest voltooid: „{title}” ({level}).',
@@ -32,6 +43,16 @@ extend({
     my_adjusted: 'De spelleider corrigeerde je grondstoffen: {delta} — „{reason}”.',
     my_change: 'Jouw grondstoffen: {delta}.',
     attack_rules: 'C1 · Je schip ligt direct naast het andere (niet schuin). C2 · Geen van beide ligt in een haven of binnen één vakje van een eiland of Daeventra. Het bord beslist: kijk voor je aanvalt.',
-    their_ship: 'Hun schip', shots_h: 'Schoten',
+    their_ship: 'Hun schip', shots_h: 'Schoten', sheet_later: 'Straks',
+    sail_hits: 'Zeiltreffers', goods: 'Handelswaren', pay_with: 'Betaal met', squares: 'Vakjes', give: 'Geef',
+    get: 'Krijg', exchange: 'Ruilen', trade: 'Handel', offers_in: 'Aanbiedingen aan jou',
+    offers_out: 'Jouw aanbiedingen', offer_to: 'Aanbod aan', make_offer: 'Doe een aanbod',
+    no_offers: 'Geen open aanbiedingen.', buy_quests: 'Koop een questkaart', complete: 'Voltooien',
+    requirements: 'Nodig', progress: 'Voortgang', step_done: 'Stap gedaan', step_load: 'Laad op schip {n}',
+    step_deliver: 'Lever af met schip {n}', no_quests: 'Geen questkaarten in de hand.', target: 'Doelwit',
+    your_ship: 'Jouw schip', shooter: 'Aan het vuren: {name}',
+    keep_half: { one: 'Kies 1 grondstof om te houden', other: 'Kies {n} grondstoffen om te houden' },
+    fish_n: { one: 'Vis 1 grondstof uit het water', other: 'Vis {n} grondstoffen uit het water' },
+    vs: 'tegen',
   },
 });

@@ -1,0 +1,62 @@
+// Pure: what a Quest 1607 state view says without judging an action — whose turn it is, how far they
+// may sail, what the event in play bends, how many the winner of a fight fishes out — for the shared
+// devices, which show the table and check nothing (the phone's checks, ./quest1607.js, use them too).
+import { playerById, total } from './checks.js';
+
+export { playerById, total };
+
+/** The quest levels in order (Q2), from the ruleset. */
+export const levels = (ruleset) => (ruleset && ruleset.levels) || [];
+
+export function resourceIds(ruleset) {
+  return ((ruleset && ruleset.resources) || []).map((r) => (typeof r === 'string' ? r : r.id));
+}
+
+/** The resources a player's stock shows: every basic one, and a land's own only when it is theirs or they hold some. */
+export function stockIds(ruleset, player) {
+  return ((ruleset && ruleset.resources) || []).filter((r) => typeof r === 'string' || !r.land
+    || r.id === player.land_resource || (player.resources[r.id] || 0) > 0).map((r) => (typeof r === 'string' ? r : r.id));
+}
+
+export function activePlayer(state) {
+  return state && state.turn ? playerById(state, state.turn.player) : null;
+}
+
+/** The effects of the event in play (E1): the view's `event.effects`, else the ruleset deck's card. */
+function eventEffects(state, ruleset) {
+  const event = state && state.event;
+  if (!event) return [];
+  if (Array.isArray(event.effects)) return event.effects;
+  const card = ((ruleset && ruleset.events) || []).find((e) => e.id === event.id);
+  return (card && card.effects) || [];
+}
+
+/** The rules as the event in play bends them (E1; DECKS.md), folded as the server folds them. */
+export function effects(state, ruleset) {
+  const out = { costs: {}, market_rate: ruleset.market.rate, bank_rate: ruleset.bank.rate, movement: 0,
+    hit_shift: 0, extra_white: 0, no_combat: false, no_trade: false };
+  for (const e of eventEffects(state, ruleset)) {
+    if (e.kind === 'cost') (out.costs[e.item] = out.costs[e.item] || []).push(e.add);
+    else if (e.kind === 'market_rate' || e.kind === 'bank_rate') out[e.kind] = e.rate;
+    else if (e.kind === 'movement' || e.kind === 'hit_shift') out[e.kind] += e.add;
+    else if (e.kind === 'extra_white') out.extra_white += e.count;
+    else if (e.kind === 'no_combat' || e.kind === 'no_trade') out[e.kind] = true;
+  }
+  return out;
+}
+
+/** The movement allowance (T3): max(movement die, lowest Sails), moved by the event; the server's when sent. */
+export function allowance(state, player, ruleset = null) {
+  if (state && state.turn && typeof state.turn.allowance === 'number') return state.turn.allowance;
+  if (!state || !state.turn || !state.turn.dice) return 0;
+  const die = state.turn.dice.move.value;
+  const sails = (player && player.ships || []).map((s) => s.sails);
+  const shift = eventEffects(state, ruleset).filter((e) => e.kind === 'movement').reduce((n, e) => n + e.add, 0);
+  return Math.max(0, Math.max(die, Math.min(...sails)) + shift);
+}
+
+/** C7: how many the winner fishes: the ruleset's number, or all that lies in the water when less. */
+export function fishCount(state, ruleset) {
+  const water = state.combat && state.combat.water;
+  return water ? Math.min(ruleset.fish, total(water)) : ruleset.fish;
+}
