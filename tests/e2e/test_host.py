@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.api.client import Game
 
-from .helpers import Device, api, close_all, newest, quest_table, state_of
+from .helpers import Device, api, close_all, newest, quest_table, settled, state_of
 from .test_axe import told, violations
 
 pytestmark = pytest.mark.e2e
@@ -227,6 +227,11 @@ def test_voyagers_gold_says_it_is_the_total_and_what_it_leaves(browser: Browser,
         expect(page.locator("#vv-gold")).to_contain_text("the new total, not a change")
         expect(page.locator(f"#gold-after-{anna}")).to_have_text("")
         expect(page.locator("#app")).to_have_attribute("aria-busy", "false")  # every card has come
+        # and everything a fresh page hears draws once it came: the story so far, and who is online
+        # (Anna's phone was never opened); either drew the page again when it arrived after the cards
+        expect(page.locator(".feed-lines li").first).to_be_visible()
+        expect(page.locator(f"#seat-{anna} .tag.away")).to_be_visible()
+        settled(page)
         page.evaluate("document.querySelector('#seed-hash').textContent = 'untouched'")
         page.locator(f"#gold-{anna}").fill(str(had + 4))
         expect(page.locator(f"#gold-after-{anna}")).to_have_text(f"{had} → {had + 4}")
