@@ -37,6 +37,7 @@ from .helpers import (
     strip,
     top_shot,
     undo_on_host,
+    wait_for_version,
 )
 
 pytestmark = pytest.mark.e2e
@@ -346,8 +347,9 @@ def test_a_quest_done_tells_what_opens_next_and_the_event_tells_each_phone_its_s
     _meet_without_handing_in(table, quest)
     complete = page.locator(f"#complete-{quest['id']}")
     expect(complete).to_be_enabled()
+    seen = state_of(table)["version"]
     complete.click()
-    state = state_of(table)
+    state = wait_for_version(table["base"], table["code"], seen)  # the tap goes over Anna's socket
     ruleset = api(table["base"], "GET", f"/api/games/{table['code']}/ruleset")
     title = next(q["title"]["en"] for q in ruleset["quests"] if q["id"] == quest["card"])
     event = state["event"]

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, expect
 
+from tests.fixtures_server import wait_for
+
 from .helpers import (
     INJECTED,
     PHONE,
@@ -325,7 +327,14 @@ def test_a_sale_arrives_in_the_buyers_first_screenful_and_is_accepted_there(tabl
     page.locator("[data-step='sale.count'][data-d='1']").click()
     page.locator("#sale-price").fill("300")
     page.locator("#sale-send").click()
-    offer = next(o for o in state_of(table)["offers"] if o["to"] == ids["bram"])
+    offers: list[dict[str, Any]] = []
+
+    def sent() -> bool:  # the tap goes over Anna's socket; the API may answer before it lands
+        offers[:] = [o for o in state_of(table)["offers"] if o["to"] == ids["bram"]]
+        return bool(offers)
+
+    wait_for(sent, "Anna's sale to Bram")
+    offer = offers[0]
     item = bram.page.locator(f"#now-sale-{offer['id']}")
     expect(item).to_contain_text("Anna biedt je 2 Metaal aan voor 300 dukaten.")
     expect(item.get_by_role("button", name="Accepteren")).to_be_enabled()

@@ -114,6 +114,7 @@ def test_an_offer_arrives_in_the_receivers_first_screenful_and_is_accepted_there
     page.locator("[data-step='offer.give.cotton'][data-d='1']").click()
     page.locator("[data-step='offer.get.wood'][data-d='1']").click()
     page.locator("#offer-send").click()
+    wait_for(lambda: bool(state_of(table)["offers"]), "Anna's offer")  # it goes over her socket
     offer = state_of(table)["offers"][0]
     item = bram.page.locator(f"#now-offer-{offer['id']}")
     expect(item).to_contain_text("Anna biedt je een ruil: jij krijgt 1 Katoen, jij geeft 1 Hout.")
@@ -211,8 +212,10 @@ def test_a_fight_to_a_sinking_is_told_on_both_phones_and_on_the_tv(table: dict[s
 
 def test_a_fight_to_a_surrender_is_told_on_both_phones_and_on_the_tv(table: dict[str, Any]) -> None:
     tv = table["tv"]
-    first = table[key_of(table, state_of(table)["turn"]["player"])]
+    ending = state_of(table)["turn"]["player"]
+    first = table[key_of(table, ending)]
     first.page.locator("#end-turn").click()
+    wait_for(lambda: state_of(table)["turn"]["player"] != ending, "the next turn")
     state = state_of(table)
     attacker = key_of(table, state["turn"]["player"])
     # C3: the ship attacked a moment ago rests a round; a third player's ship is fair game
