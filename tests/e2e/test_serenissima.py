@@ -327,14 +327,9 @@ def test_a_sale_arrives_in_the_buyers_first_screenful_and_is_accepted_there(tabl
     page.locator("[data-step='sale.count'][data-d='1']").click()
     page.locator("#sale-price").fill("300")
     page.locator("#sale-send").click()
-    offers: list[dict[str, Any]] = []
-
-    def sent() -> bool:  # the tap goes over Anna's socket; the API may answer before it lands
-        offers[:] = [o for o in state_of(table)["offers"] if o["to"] == ids["bram"]]
-        return bool(offers)
-
-    wait_for(sent, "Anna's sale to Bram")
-    offer = offers[0]
+    wait_for(lambda: any(o["to"] == ids["bram"] for o in state_of(table)["offers"]),
+             "Anna's sale to Bram")  # the tap goes over her socket; the API may answer first
+    offer = next(o for o in state_of(table)["offers"] if o["to"] == ids["bram"])
     item = bram.page.locator(f"#now-sale-{offer['id']}")
     expect(item).to_contain_text("Anna biedt je 2 Metaal aan voor 300 dukaten.")
     expect(item.get_by_role("button", name="Accepteren")).to_be_enabled()
