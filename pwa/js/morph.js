@@ -3,7 +3,8 @@
 // an open card, the scroll). A node is matched by its `id` or `data-key` when it has one, else by its
 // place and tag. What belongs to the player is left as they made it: the `open` of a <details> that
 // was already there, and the value of a control they have typed into (its markup's value is applied
-// only when the markup itself changed it, and never while the control has focus). A custom element
+// only when the markup itself changed it, and never while the control has focus); a <details> opens or
+// closes as drawn only when the page decides anew, which its `data-opened` says by changing. A custom element
 // (a tag with a dash) draws its own children: only its attributes are matched.
 const PARSER = document.createElement('template');
 
@@ -73,6 +74,7 @@ const OWNED = { details: ['open'], dialog: ['open'] };
 
 function attributes(node, wanted) {
   const owned = OWNED[node.localName] || [];
+  const decided = node.localName === 'details' && node.getAttribute('data-opened') !== wanted.getAttribute('data-opened');
   const control = node.localName === 'input' || node.localName === 'option';
   const before = control && { value: node.getAttribute('value'), checked: node.hasAttribute('checked'),
     selected: node.hasAttribute('selected') };
@@ -82,6 +84,7 @@ function attributes(node, wanted) {
   for (const { name, value } of [...wanted.attributes]) {
     if (!owned.includes(name) && node.getAttribute(name) !== value) node.setAttribute(name, value);
   }
+  if (decided) node.open = wanted.hasAttribute('open');
   if (!control || document.activeElement === node) return;
   // The markup changed what the control holds: that change is the page's, so it is shown.
   if (before.value !== wanted.getAttribute('value')) node.value = wanted.getAttribute('value') ?? '';

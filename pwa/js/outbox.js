@@ -54,27 +54,30 @@ export class Outbox {
 
   /**
    * Queue a tap and send it; resolves with its answer {status, body} once the server has given one.
+   * `first(answer)` runs as it comes, before the handlers hear it (the page draws once for both).
    * The same action tapped again while the first still waits is that first tap, not a second one.
    */
-  push(action, label) {
+  push(action, label, first = () => {}) {
     const same = JSON.stringify(action);
     const queued = this.entries.find((e) => JSON.stringify(e.action) === same);
-    if (queued) return this.answerTo(queued);
+    if (queued) return this.answerTo(queued, first);
     const entry = { key: newKey(), action, version: this.live.version, label, at: Date.now(), waiting: false };
     this.entries.push(entry);
     this.save();
-    const answered = this.answerTo(entry);
+    const answered = this.answerTo(entry, first);
     this.flush();
     return answered;
   }
 
-  answerTo(entry) {
+  answerTo(entry, first) {
     if (!this.settle.has(entry.key)) {
       let resolve;
       const promise = new Promise((r) => { resolve = r; });
-      this.settle.set(entry.key, { promise, resolve });
+      this.settle.set(entry.key, { promise, resolve, first: [] });
     }
-    return this.settle.get(entry.key).promise;
+    const waiter = this.settle.get(entry.key);
+    waiter.first.push(first);
+    return waiter.promise;
   }
 
   /** Send the taps in order until one must wait for the network. */
@@ -95,6 +98,7 @@ export class Outbox {
         this.save();
         const waiter = this.settle.get(entry.key);
         this.settle.delete(entry.key);
+        if (waiter) waiter.first.forEach((first) => first(answer));
         this.handlers.onAnswer(entry, answer);
         if (waiter) waiter.resolve(answer);
         this.handlers.onChange();

@@ -85,10 +85,13 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
     session.notices = session.notices.filter((n) => n.id !== id);
     changed();
   };
-  /** Act through the outbox: the answer's body, or null when refused or not sent (asked, said no). */
-  session.act = async (action, label = '') => {
+  /**
+   * Act through the outbox: the answer's body, or null when refused or not sent (asked, said no).
+   * `heard(body)` runs as the answer comes, before the page hears its state (null for a refusal).
+   */
+  session.act = async (action, label = '', heard = () => {}) => {
     if (!(await withSeats((m) => m.mayEnd(session, action)))) return null;
-    const answer = await session.outbox.push(action, label || action.type);
+    const answer = await session.outbox.push(action, label || action.type, (a) => heard(a.status < 400 ? a.body : null));
     return answer.status < 400 ? answer.body : null;
   };
   session.close = () => {

@@ -116,6 +116,13 @@ class Device:
         return dict(stored.get(code, {}))
 
 
+def unfold(page: Page, card: str) -> None:
+    """Open a card that folds (a <details>) by tapping its summary, unless it is open already."""
+    if page.locator(card).get_attribute("open") is None:
+        page.locator(f"{card} summary").click()
+    expect(page.locator(card)).to_have_attribute("open", "")
+
+
 def seated(browser: Browser, base: str, phones: Mapping[str, str], screen: str,
            no_markup: bool = False) -> Iterator[dict[str, Any]]:
     """Yield a table of devices: `phones` (name → locale) and a shared screen in locale `screen`.

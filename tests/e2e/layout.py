@@ -19,9 +19,15 @@ from tests.api.test_whole_game import play_to_the_winner
 
 from .helpers import Device, settle
 
+# What is drawn just before the bar: its sibling, or the last thing in the page's part before its own
+# (a page draws each part in a slot of its own: pwa/js/page.js).
 BAR_GAP = """() => {
   const bar = document.querySelector('.actionbar');
-  const before = bar && bar.previousElementSibling;
+  if (!bar) return null;
+  let before = bar.previousElementSibling;
+  for (let slot = bar.closest('.part'); !before && slot; slot = slot.previousElementSibling) {
+    before = slot.previousElementSibling && slot.previousElementSibling.lastElementChild;
+  }
   if (!before) return null;
   return bar.getBoundingClientRect().top - before.getBoundingClientRect().bottom;
 }"""

@@ -37,6 +37,7 @@ from .helpers import (
     strip,
     top_shot,
     undo_on_host,
+    unfold,
     wait_for_version,
 )
 
@@ -89,13 +90,6 @@ def moment(device: Device, text: str) -> None:
 def small_controls(page: Page) -> list[str]:
     found: list[str] = page.evaluate(SMALL_CONTROLS)
     return found
-
-
-def unfold(page: Page, card: str) -> None:
-    """Open a card that folds (a <details>) by tapping its summary, unless it is open already."""
-    if page.locator(card).get_attribute("open") is None:
-        page.locator(f"{card} summary").click()
-    expect(page.locator(card)).to_have_attribute("open", "")
 
 
 def fresh_turn_of(table: dict[str, Any], key: str) -> None:

@@ -167,7 +167,7 @@ def test_a_roll_shows_the_same_dice_on_the_screen(table: dict[str, Any]) -> None
     expect(screen.page.locator(".screen-roll")).to_contain_text("Brought")
     expect(page.locator(".dicebox .brought")).to_contain_text("Brought")
     # T3: sail one square with ship 1; the phone counts it against the allowance
-    page.locator("#sail-form summary").click()
+    expect(page.locator("#sail-form")).to_have_attribute("open", "")  # after one's own roll, sailing is open
     page.locator("#sail-1").click()
     expect(page.locator(".sail-row")).to_contain_text(f"1/{state['turn']['allowance']}")
     host.shot("player-host-rolled")

@@ -18,10 +18,20 @@ export function resName(id) {
 }
 
 /** A quest requirement in words: "Deliver 2 Wood + 1 Food", "Visit Pearl Bay", … */
+/**
+ * A map of resources in the ruleset's order, whatever order its keys came in (a state over HTTP and
+ * over the socket may differ): a quest's words stay the same, so its card is not drawn again for them.
+ */
+function inOrder(map) {
+  const order = Object.keys(resourceNames);
+  const rank = (res) => (order.includes(res) ? order.indexOf(res) : order.length);
+  return Object.fromEntries(Object.entries(map || {}).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 export function requirementText(r) {
   if (!r || typeof r !== 'object') return String(r ?? '');
   switch (r.kind) {
-    case 'deliver': return `${t('req_deliver')} ${formatResources(r.resources)}`;
+    case 'deliver': return `${t('req_deliver')} ${formatResources(inOrder(r.resources))}`;
     case 'ship_level': return t('req_ship_level', { part: t(r.part), n: r.at_least });
     case 'fleet': return t('req_fleet', { n: r.ships });
     case 'visit': return t('req_visit', { place: tx(r.place) });

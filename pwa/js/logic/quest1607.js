@@ -12,7 +12,7 @@ import {
 } from './quest1607_now.js';
 
 export { missing, playerById, total };
-export { activePlayer, allowance, effects, fishCount, levels, resourceIds, stockIds } from './quest1607_facts.js';
+export { activePlayer, allowance, effects, fishCount, levels, movesOf, resourceIds, stockIds } from './quest1607_facts.js';
 export { canAccept, canAcceptSurrender, canEndTurn, canFire, canReachEdge, canRoll, canStart, canSurrender, turnCheck };
 export { combatSide } from './quest1607_now.js';
 

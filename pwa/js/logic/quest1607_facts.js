@@ -18,6 +18,13 @@ export function stockIds(ruleset, player) {
     || r.id === player.land_resource || (player.resources[r.id] || 0) > 0).map((r) => (typeof r === 'string' ? r : r.id));
 }
 
+/**
+ * What a card that judges player `player`'s moves draws from (a page draws it again only when one of
+ * these changed: js/page.js): the table apart from the other players' stock and ships, and `player`.
+ */
+export const movesOf = (state, player) => [state.phase, state.round, state.turn, state.combat, state.offers,
+  state.event, state.attacked, state.options, state.winner, player];
+
 export function activePlayer(state) {
   return state && state.turn ? playerById(state, state.turn.player) : null;
 }

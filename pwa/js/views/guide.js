@@ -91,7 +91,7 @@ export function guideAction(event) {
   return { action: { type: 'guide', step: el.dataset.guideStep, done }, label: el.textContent.trim().replace(/\s+/g, ' ') };
 }
 
-/** The checklist as a card of a host panel (../cards.js): it draws and acts like the panel's others. */
+/** The checklist as a card of a host panel (../page.js): it draws and acts like the panel's others. */
 export const hostCard = {
   view: ({ state, ruleset }) => hostChecklist(state, ruleset),
   on: { click: (event) => guideAction(event) },

@@ -1,9 +1,9 @@
-// The host panel of Serenissima and Voyagers' Venture: a page of cards (./cards.js) that follows the
+// The host panel of Serenissima and Voyagers' Venture: a page of parts (../page.js) that follows the
 // game as its host, with the whole story.
 import { tokensFor } from '../api.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
-import { CardPage, later } from './cards.js';
+import { Page, later } from '../page.js';
 import { phoneSheet } from './phone_cards.js';
 
 /** The first evening's checklist as a card (./guide.js, loaded after the first screenful). */
@@ -21,8 +21,8 @@ export async function hostPanel(root, cards, { code, ready = null }) {
     return {};
   }
   let state = null;
-  const page = new CardPage(root, cards, () => (page.session && state
+  const page = new Page(root, cards, () => (page.session && state
     ? { state, ruleset: page.session.ruleset, session: page.session, code, events: page.session.log.all() } : null));
   await Promise.all([ready, phoneSheet]);
-  return page.open(code, hostToken, (s) => { state = s; page.draw(); }, 'all');
+  return page.open(code, hostToken, (s) => { state = s; page.schedule(); }, { history: 'all' });
 }

@@ -63,14 +63,22 @@ function stripItem(i) {
  * `who` is the first line (the player's flag and name, the round); `items` come from the game's pure
  * logic and from `tapItems`. A status line never cites a rule; a refused button does, right under it.
  * Last, who the game waits on while they are away (views/seats.js). Once the strip has scrolled
- * away, its most urgent item stays on one line at the top; a tap on it brings the strip back.
+ * away, one line of it stays at the top, wherever the player is on the page: the `notice` (what just
+ * came that concerns them: an attack, their shot, an offer, its answer, an event, their turn, the
+ * end), else its most urgent item, with that item's buttons (Surrender, Fire, Accept: one tap away)
+ * and a tap on its words that brings the strip back. A notice is said once to a screen reader.
  */
-export function nowStrip(who, items) {
-  const first = items.find((i) => i.tone === 'act') || items.find((i) => i.tone === 'alert');
-  return html`<section class="now-strip ${first ? 'mine' : ''}" id="now" aria-label="${t('now_h')}" aria-live="polite">
+export function nowStrip(who, items, notice = null) {
+  const urgent = items.find((i) => i.tone === 'act') || items.find((i) => i.tone === 'alert');
+  const first = notice || urgent;
+  const settling = first && first.buttons.some((b) => b.waiting);
+  const buttons = first ? first.buttons.map((b) => stripButton({ ...b, id: `line-${b.id}` }, settling)) : [];
+  return html`<section class="now-strip ${urgent ? 'mine' : ''}" id="now" aria-label="${t('now_h')}">
     <div class="now-who">${who}</div>
     <ul class="now-items">${items.map(stripItem)}</ul><waiting-for></waiting-for>
-    ${first ? html`<a class="now-line ${first.tone}" id="now-line" href="#now" aria-hidden="true" tabindex="-1">${first.text}</a>` : ''}</section>`;
+    <p class="sr-only" id="now-said" role="status">${notice ? notice.text : ''}</p></section>
+    ${first ? html`<div class="now-reach ${first.tone}" id="now-reach"><a class="now-line" id="now-line" href="#now">${first.text}</a>
+      ${buttons.length || (notice && !notice.final) ? html`<div class="now-buttons">${buttons}${notice && !notice.final ? html`<button type="button" class="small" id="line-dismiss" data-unnotice="${notice.id}">${t('dismiss')}</button>` : ''}</div>` : ''}</div>` : ''}`;
 }
 
 addEventListener('scroll', () => { // the strip (and the bar) is away once out of view
@@ -96,7 +104,7 @@ export function stripClick(event, session) {
     session.dismiss(dismiss.dataset.dismiss);
     return true;
   }
-  const link = event.target.closest('#now a[href^="#"]');
+  const link = event.target.closest('#now a[href^="#"], a#now-line');
   if (!link) return false;
   event.preventDefault();
   reveal(link.getAttribute('href'));

@@ -1,8 +1,8 @@
-// What every game's phone shares (pages of cards, ./cards.js): the "now" strip as a card, and a
+// What every game's phone shares (pages of parts, ../page.js): the "now" strip as a card, and a
 // player's page that follows the game for one player.
 import { html } from '../html.js';
 import { t } from '../i18n.js';
-import { CardPage } from './cards.js';
+import { Page } from '../page.js';
 import { nowStrip, stripClick, tapItems } from './parts.js';
 import { sheet } from './common.js';
 
@@ -18,7 +18,7 @@ export const phoneSheet = sheet('/css/phone.css');
  */
 export function playerPage(root, cards, { code, navigate, me, playerOf, changes, change }) {
   let state = null;
-  const page = new CardPage(root, cards, () => {
+  const page = new Page(root, cards, () => {
     const { session } = page;
     const player = session && state && playerOf(state, me);
     return player ? { state, ruleset: session.ruleset, me, player, session, events: session.log.all() } : null;
@@ -29,12 +29,15 @@ export function playerPage(root, cards, { code, navigate, me, playerOf, changes,
     const before = page.session && state && playerOf(state, me);
     if (before && s.version > state.version) changes[s.version] = change(page.session.ruleset, before, playerOf(s, me));
     state = s;
-    page.draw();
+    page.schedule();
   };
   return page;
 }
 
 /** A tap's words while it waits for the network: the button's own text. */
+/** The strip's items that are no news when they come: whose turn or fight it is, how far one may sail, a skipped turn. */
+const QUIET = new Set(['status', 'turn', 'skip']);
+
 export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
 
 /**
@@ -45,9 +48,21 @@ export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
  * shows so, so nobody taps it twice.
  */
 export class StripCard {
-  constructor({ who, items, moments, actionFor, labelFor = labelOf }) {
-    Object.assign(this, { who, items, moments, actionFor, labelFor });
+  /** `quiet(item)`: an item that is no news when it comes (whose turn it is, an allowance). */
+  constructor({ who, items, moments, actionFor, labelFor = labelOf, quiet = (i) => QUIET.has(i.id) }) {
+    Object.assign(this, { who, items, moments, actionFor, labelFor, quiet });
+    this.seen = null; // the ids of the items that concerned the player at the last draw
+    this.notice = null; // the newest of them that came since the page opened, until it goes or is put away
     this.on = { click: this.click };
+  }
+
+  /** What came since the last draw that concerns the player becomes the notice (the most urgent first). */
+  follow(items) {
+    const concerns = items.filter((i) => !this.quiet(i) && !i.id.startsWith('tap-'));
+    const fresh = this.seen ? concerns.filter((i) => !this.seen.has(i.id)) : [];
+    this.seen = new Set(concerns.map((i) => i.id));
+    if (fresh.length) this.notice = fresh[0].id;
+    return concerns.find((i) => i.id === this.notice) || null;
   }
 
   view(ctx) {
@@ -59,12 +74,19 @@ export class StripCard {
     }
     const urgent = items.filter((i) => i.tone === 'act');
     const rest = items.filter((i) => i.tone !== 'act');
-    return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, [...tapItems(ctx.session), ...urgent, ...this.moments(ctx).map((m) => ({ ...m, fold: true })), ...rest]);
+    const all = [...tapItems(ctx.session), ...urgent, ...this.moments(ctx).map((m) => ({ ...m, fold: true })), ...rest];
+    const notice = this.follow(all); // after the end, the end stays: nothing to put away
+    return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, all,
+      notice && { ...notice, final: ctx.state.phase === 'finished' });
   }
 
   click(event, ctx) {
+    if (event.target.closest('[data-unnotice]')) {
+      this.notice = null;
+      return true;
+    }
     if (stripClick(event, ctx.session)) return null;
-    const el = event.target.closest('#now button[data-act]');
+    const el = event.target.closest('#now button[data-act], #now-reach button[data-act]');
     const action = el && !el.disabled ? this.actionFor(el, ctx) : null;
     return action ? { action, label: this.labelFor(el, action, ctx) } : null;
   }

@@ -224,9 +224,9 @@ class Handing extends Drawn {
   }
 
   /** The button that makes a link for `player`'s seat (busy while it is being made). */
-  giveButton(player, id, label) {
+  giveButton(player, id, label, help = '') {
     const busy = asking.has(`${page.code}:${player.id}`);
-    return html`<button type="button" id="${id}" data-handover="${player.id}" ${busy ? html`disabled aria-busy="true"` : ''}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : ''}${label}</button>`;
+    return html`<button type="button" id="${id}" data-handover="${player.id}" ${help ? html`aria-describedby="${help}"` : ''} ${busy ? html`disabled aria-busy="true"` : ''}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : ''}${label}</button>`;
   }
 }
 
@@ -253,8 +253,13 @@ class SeatMove extends Handing {
   markup(state) {
     const me = state.players.find((p) => p.id === state.you);
     if (!me || state.phase !== 'playing') return html``;
-    return html`<section class="card seat-move" aria-labelledby="seat-move-h"><h2 id="seat-move-h">${t('seat_move_h')}</h2>
-      ${linkBlock(me, Date.now()) || html`<p class="muted">${t('seat_move_help')}</p>${this.giveButton(me, 'seat-move-make', t('seat_move_make'))}`}</section>`;
+    // one button until a link is made (a planned switch is rare): then the link, its QR code and its minutes
+    const link = linkBlock(me, Date.now());
+    if (!link) {
+      return html`<section class="card seat-move" aria-label="${t('seat_move_h')}"><p class="sr-only" id="seat-move-help">${t('seat_move_help')}</p>
+        ${this.giveButton(me, 'seat-move-make', t('seat_move_h'), 'seat-move-help')}</section>`;
+    }
+    return html`<section class="card seat-move" aria-labelledby="seat-move-h"><h2 id="seat-move-h">${t('seat_move_h')}</h2>${link}</section>`;
   }
 }
 

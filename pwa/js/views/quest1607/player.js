@@ -1,7 +1,7 @@
 // Quest 1607 on a player's phone. At the top, what needs this player now and what just happened to them
 // (the strip), what just happened at the table (the feed), the event in play, the fight, the dice and
 // the stock: the first screenful. One card per section, each with its own state, drawn in place
-// (../cards.js, ../phone_cards.js): an update leaves an open card, a half-made offer, the scroll and
+// (../../page.js, ../phone_cards.js): an update leaves an open card, a half-made offer, the scroll and
 // the focus as they were. A button refused for a reason of its own names its rule and the reason under it. What the page
 // needs only a moment later comes with import() while the game loads, so the first load stays small:
 // what just happened to this player (./phone/moments.js), the fight (./phone/fight.js), and the cards
@@ -10,19 +10,19 @@ import { api, saveTokens, tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import { explain, formatDelta, resName, resourcesOrNothing, ruleLink } from '../../logic/format.js';
-import { playerById, stockIds } from '../../logic/quest1607_facts.js';
+import { movesOf, playerById, stockIds } from '../../logic/quest1607_facts.js';
 import { nowItems, tellers } from '../../logic/quest1607_table.js';
 import * as R from '../../logic/quest1607_now.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
-import { later } from '../cards.js';
+import { later } from '../../page.js';
 import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
 import { feed } from '../common.js';
 import { checkedButton } from '../parts.js';
 import { DiceCard } from './phone/roll.js';
 import './strings.js';
 
-const FEED_LINES = 4;
+const FEED_LINES = 3;
 
 /** The taps that need no form of their own, by their button's data-act (the strip's and the cards'). */
 const TAPS = {
@@ -82,30 +82,35 @@ function stockChange(ruleset, before, after) {
   return Object.keys(change).length ? t('my_change', { delta: formatDelta(change) }) : '';
 }
 
-const playing = (view) => ({ view: (ctx) => (ctx.state.phase === 'playing' ? view(ctx) : '') });
+/** A part named `name` drawn from what `read` gives, while the game runs. */
+const playing = (name, read, view) => ({ name, read, view: (ctx) => (ctx.state.phase === 'playing' ? view(ctx) : '') });
 
-const feedCard = { view: (ctx) => feed(story(ctx.events, tellers, ctx, { limit: FEED_LINES })) };
+const feedCard = { name: 'feed', read: ({ events, state }) => [events, state.players], view: (ctx) => feed(story(ctx.events, tellers, ctx, { limit: FEED_LINES })) };
 
 /** E1: the event in play, until the next quest is completed. */
-const eventCard = playing(({ state }) => (state.event ? html`<section class="event-banner" id="event" aria-label="${t('event')}">
+const eventCard = playing('event', ({ state }) => [state.phase, state.event], ({ state }) => (state.event ? html`<section class="event-banner" id="event" aria-label="${t('event')}">
   <strong>${ruleLink(state.event.id)} · ${tx(state.event.title)}</strong><p>${tx(state.event.text)}</p></section>` : ''));
 
 const stockCard = {
+  name: 'stock',
+  read: ({ ruleset, player }) => [ruleset, player.resources, player.land_resource],
   view: ({ ruleset, player }) => html`<section class="card" id="stock" aria-labelledby="res-h"><h2 id="res-h">${t('resources')}</h2>
     <ul class="resources">${stockIds(ruleset, player).map((id) => html`<li class="res res-${id}"><span class="res-count" id="res-${id}">${player.resources[id] || 0}</span><span class="res-name">${resName(id)}</span></li>`)}</ul></section>`,
 };
 
 /** End turn, in the bar at the bottom while the game runs. */
-const endBar = playing(({ state, me, shared }) => html`<div class="actionbar" id="actionbar">
+const endBar = playing('endbar', ({ state, player, shared }) => [...movesOf(state, player), shared], ({ state, me, shared }) => html`<div class="actionbar" id="actionbar">
   ${checkedButton(R.canEndTurn(state, me), 'end-turn', t('end_turn'), { cls: 'primary wide', data: { act: 'end_turn' }, shared })}</div>`);
 
 /** The taps of every card that need no state of their own (the strip's buttons are the strip's). */
 const taps = {
+  name: 'taps',
+  read: () => [],
   view: () => '',
   on: {
     click(event, ctx) {
       const el = event.target.closest('button[data-act]');
-      const action = el && !el.disabled && !el.closest('#now') ? actionFor(el, ctx) : null;
+      const action = el && !el.disabled && !el.closest('#now, #now-reach') ? actionFor(el, ctx) : null;
       return action ? { action, label: labelFor(el, action, ctx) } : null;
     },
   },
@@ -124,14 +129,16 @@ export async function mount(root, { code, navigate }) {
   if (!mine.player) { navigate(`/join/${code}`, { replace: true }); return {}; }
   const me = mine.player.id;
   const changes = {}; // version → what it changed in my stock, seen live (an undo tells it)
-  const dice = new DiceCard(() => page.draw());
+  const dice = new DiceCard(() => page.schedule(dice));
   const strip = new StripCard({ who, items: stripItems, actionFor, labelFor,
     moments: (ctx) => (strip.told ? strip.told(ctx, me, { changes }) : []) });
   const below = import('./phone/below.js');
   const cards = [
-    strip, feedCard, eventCard, later(() => import('./phone/fight.js').then((m) => new m.FightCard())), dice, stockCard,
-    ...['ShipsCard', 'SailCard', 'questsCard', 'TradeCard', 'AttackCard'].map((name) => later(() => below.then((m) => m.card(name)))),
-    playing(() => html`<seat-move></seat-move>`), endBar, taps,
+    // what the player can do now first: after one's roll, the dice and sailing come before the story
+    strip, eventCard, later(() => import('./phone/fight.js').then((m) => new m.FightCard())), dice,
+    later(() => below.then((m) => m.card('SailCard'))), feedCard, stockCard,
+    ...['ShipsCard', 'questsCard', 'TradeCard', 'AttackCard'].map((name) => later(() => below.then((m) => m.card(name)))),
+    playing('seatmove', ({ state }) => [state.phase], () => html`<seat-move></seat-move>`), endBar, taps,
   ];
   const page = playerPage(root, cards, { code, navigate, me, playerOf: playerById, changes, change: stockChange });
   const context = page.context;
@@ -140,12 +147,12 @@ export async function mount(root, { code, navigate }) {
     const base = ctx && R.turnCheck(ctx.state, me);
     return ctx && { ...ctx, shared: base.ok ? '' : explain(base) };
   };
-  import('./phone/moments.js').then((m) => { strip.told = m.momentItems; page.draw(); });
+  import('./phone/moments.js').then((m) => { strip.told = m.momentItems; page.schedule(strip); });
   let first = null; // the state over HTTP: the page draws even while its socket cannot connect
   try {
     first = await api.state(code, mine.player.token);
   } catch (error) {
-    if (error.status === 401 || error.status === 404) { unknown(root, code, error, navigate); page.page().unmount(); return {}; }
+    if (error.status === 401 || error.status === 404) { unknown(root, code, error, navigate); page.kept().unmount(); return {}; }
   }
   await phoneSheet;
   const kept = await page.open(code, mine.player.token, page.follow);

@@ -9,7 +9,7 @@ import { undoCheck } from '../../logic/checks.js';
 import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { toast } from '../../ui.js';
-import { drawnWith } from '../cards.js';
+import { drawnWith } from '../../page.js';
 import { guideCard, hostPanel } from '../host_panel.js';
 import { labelOf } from '../phone_cards.js';
 import { feed } from '../common.js';

@@ -1,7 +1,7 @@
 // Serenissima on a player's phone: at the top, what needs this player now and what just happened to
 // them (the strip), and what just happened at the table (the feed); then the sealed bid (only your own
 // amount, and who is still awaited), the pick of a position, the ledger, the sailors' split, then
-// phase 2: galleys, goods, sales. One card per section (./cards.js), drawn in place.
+// phase 2: galleys, goods, sales. One card per section (../../page.js), drawn in place.
 import { tokensFor } from '../../api.js';
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
@@ -10,7 +10,7 @@ import { ledgerChange, momentItems } from '../../logic/serenissima_moments.js';
 import { nowItems, tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
-import { drawnWith, later } from '../cards.js';
+import { drawnWith, later } from '../../page.js';
 import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
 import { feed } from '../common.js';
 import { checkedButton } from '../parts.js';
@@ -72,7 +72,7 @@ const taps = {
   on: {
     click(event, ctx) {
       const el = event.target.closest('button');
-      const action = el && !el.disabled && !el.closest('#now') ? actionFor(el) : null;
+      const action = el && !el.disabled && !el.closest('#now, #now-reach') ? actionFor(el) : null;
       return action ? { action, label: labelFor(el, action, ctx) } : null;
     },
   },

@@ -10,7 +10,7 @@ import { t } from '../../i18n.js';
 import { undoCheck } from '../../logic/checks.js';
 import { story } from '../../logic/story.js';
 import { hostItems, tellers } from '../../logic/voyagers_table.js';
-import { drawnWith, later } from '../cards.js';
+import { drawnWith, later } from '../../page.js';
 import { guideCard, hostPanel } from '../host_panel.js';
 import { StripCard, labelOf } from '../phone_cards.js';
 import { feed } from '../common.js';

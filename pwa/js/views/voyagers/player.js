@@ -10,7 +10,7 @@ import { holdingChange, momentItems } from '../../logic/voyagers_moments.js';
 import { checksFor, nowItems, tellers } from '../../logic/voyagers_table.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
-import { drawnWith, later } from '../cards.js';
+import { drawnWith, later } from '../../page.js';
 import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
 import { feed } from '../common.js';
 import './strings.js';

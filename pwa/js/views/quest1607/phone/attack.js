@@ -18,8 +18,11 @@ export class AttackCard {
     this.on = { click: this.click, change: this.change };
   }
 
+  /** Its moves, and the other players' ships (the targets). */
+  read({ state, player, shared }) { return [...R.movesOf(state, player), shared, ...state.players.map((p) => p.ships)]; }
+
   view({ state, ruleset, me, player, shared }) {
-    if (state.phase !== 'playing' || state.combat) return '';
+    if (state.phase !== 'playing' || state.combat || shared) return ''; // the strip says why not now
     const others = state.players.filter((p) => p.id !== me);
     if (!others.some((p) => p.id === this.target)) this.target = others.length ? others[0].id : '';
     const target = R.playerById(state, this.target);

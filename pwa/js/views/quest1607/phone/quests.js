@@ -27,7 +27,7 @@ function stepButtons({ state, me, player, shared }, quest, step) {
 function questItem(ctx, quest) {
   const { state, me, player, shared } = ctx;
   const progress = R.questProgress(quest, player);
-  const playing = state.phase === 'playing';
+  const playing = state.phase === 'playing' && !shared; // a quest's taps, when the turn allows a move (the strip says why not)
   return html`<li class="quest level-${quest.level}" id="quest-${quest.id}"><h3>${tx(quest.title)} <span class="tag">${t(quest.level)}</span></h3>
     <p>${tx(quest.text)}</p>
     <ol class="reqs" aria-label="${t('requirements')}">${progress.steps.map((s) => html`<li class="${s.done ? 'done' : ''}">
@@ -39,6 +39,8 @@ function questItem(ctx, quest) {
 }
 
 export const questsCard = {
+  name: 'quests',
+  read: ({ state, player, ruleset, shared }) => [...R.movesOf(state, player), ruleset, shared],
   view(ctx) {
     const { state, ruleset, me, player, shared } = ctx;
     const quests = player.quests || [];
@@ -47,7 +49,7 @@ export const questsCard = {
     return html`<section class="card" id="quests" aria-labelledby="quests-h"><h2 id="quests-h">${t('quests')} <span class="tag">${t(player.level)}</span></h2>
       <p class="levels">${R.levels(ruleset).map((l) => html`<span class="level level-${l}">${t(l)} ${player.completed[l] || 0}/${per}</span>`)}</p>
       ${quests.length ? html`<ul class="quests">${quests.map((q) => questItem(ctx, q))}</ul>` : html`<p class="muted">${t('no_quests')}</p>`}
-      ${state.phase === 'playing' ? html`<h3>${t('buy_quests')}</h3>${buttonGroup(buy, shared)}` : ''}
+      ${state.phase === 'playing' && !shared ? html`<h3>${t('buy_quests')}</h3>${buttonGroup(buy, shared)}` : ''}
     </section>`;
   },
 };

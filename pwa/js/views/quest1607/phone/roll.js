@@ -23,16 +23,21 @@ export class DiceCard {
     this.dice = null; // views/quest1607/dice.js, once loaded
   }
 
-  view({ state, ruleset, me, player, events }) {
-    if (state.phase !== 'playing') return '';
+  read({ state, player, events }) {
     const dice = state.turn && state.turn.dice;
+    return [state.phase, state.turn, player, this.dice, dice && rollOf(events, dice)];
+  }
+
+  view({ state, ruleset, me, player, events }) {
+    const dice = state.turn && state.turn.dice;
+    if (state.phase !== 'playing' || !dice) return ''; // no roll yet: the strip says whose it is
     const roll = dice && rollOf(events, dice);
     if (dice && !roll) this.load();
     const brought = roll ? roll.gains : dice && this.dice ? this.dice.broughtBy(null, state, ruleset) : null;
     return html`<section class="card dicebox" id="dicebox" aria-labelledby="dice-h"><h2 id="dice-h">${t('dice')}</h2>
-      <div class="dice-row" id="dice-row">${dice ? html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}` : html`<p class="muted">${t('no_roll')}</p>`}</div>
+      <div class="dice-row" id="dice-row">${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}</div>
       ${brought ? html`<p class="brought">${t('brought')}: <strong>${formatResources(brought)}</strong></p>` : ''}
-      ${dice && state.turn.player === me ? html`<p class="allowance">${t('allowance', { n: allowance(state, player) })}</p>` : ''}
+      ${state.turn.player === me ? html`<p class="allowance">${t('allowance', { n: allowance(state, player) })}</p>` : ''}
     </section>`;
   }
 

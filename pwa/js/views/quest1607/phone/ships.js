@@ -20,6 +20,8 @@ export class ShipsCard {
     this.on = { click: this.click, change: this.change };
   }
 
+  read({ state, player, ruleset, shared }) { return [...R.movesOf(state, player), ruleset, shared]; }
+
   view(ctx) {
     const { player } = ctx;
     return html`<section class="card" id="ships" aria-labelledby="ships-h"><h2 id="ships-h">${t('ships')}</h2>
@@ -33,7 +35,7 @@ export class ShipsCard {
       <dl class="ship-stats">${PARTS.map((part) => html`<div class="stat"><dt>${t(part)}</dt><dd>${dieSvg(ship[part], 'stat', t(part))}</dd></div>`)}</dl>
       ${ship.sail_hits ? html`<p class="muted">${t('sail_hits')}: ${ship.sail_hits}</p>` : ''}
       ${ship.goods && ship.goods.length ? html`<p class="goods">${t('goods')}: ${ship.goods.map((g) => goodName(ruleset, g.good)).join(', ')}</p>` : ''}
-      ${state.phase === 'playing' ? html`<div class="upgrades">${PARTS.map((part) => this.upgrade(ctx, ship, part))}</div>` : ''}
+      ${state.phase === 'playing' && !ctx.shared ? html`<div class="upgrades">${PARTS.map((part) => this.upgrade(ctx, ship, part))}</div>` : ''}
     </article>`;
   }
 
@@ -70,6 +72,8 @@ export class SailCard {
     this.on = { click: this.click };
   }
 
+  read({ state, player, shared }) { return [...R.movesOf(state, player), shared]; }
+
   view({ state, me, player, shared }) {
     if (state.phase !== 'playing') return '';
     // T3: the allowance is the roll of one's own turn; on another's turn (or before one's roll) the
@@ -85,7 +89,8 @@ export class SailCard {
         ${stepper(`sail.${ship.number}`, n, t('squares'), { min: 1, max: left })}
         ${checkedButton(R.canSail(state, me, ship.number, n), `sail-${ship.number}`, t('sail'), { data: { sail: ship.number }, shared })}</div>`;
     });
-    return html`<details class="card" id="sail-form"><summary><h2>${t('sail')}</h2></summary>${rows}
+    const now = own ? `${state.round}-${me}` : ''; // after one's own roll, sailing is what comes next: open
+    return html`<details class="card" id="sail-form" data-opened="${now}" ${now ? html`open` : ''}><summary><h2>${t('sail')}</h2></summary>${rows}
       ${checkedButton(R.canReachEdge(state, me), 'edge', t('reach_edge'), { data: { act: 'reach_edge' }, shared })}</details>`;
   }
 

@@ -23,6 +23,12 @@ export class TradeCard {
     this.on = { click: this.click, change: this.change };
   }
 
+  /** Its moves, the players (their names and lands; not their stock: their objects change with it), and the other side of each offer. */
+  read({ state, player, ruleset, shared }) {
+    const sides = state.offers.map((o) => R.playerById(state, o.from === player.id ? o.to : o.from));
+    return [...R.movesOf(state, player), ruleset, shared, state.players.map((p) => p.id).join(), ...sides];
+  }
+
   view(ctx) {
     const { state, me } = ctx;
     if (state.phase !== 'playing') return '';
@@ -31,13 +37,12 @@ export class TradeCard {
     const own = R.stockIds(ctx.ruleset, ctx.player);
     const all = R.resourceIds(ctx.ruleset).filter((id) => own.includes(id) || state.players.some((p) => p.land_resource === id));
     return html`<section class="card" id="trade" aria-labelledby="trade-h"><h2 id="trade-h">${t('trade')}</h2>
-      <h3>${t('offers_in')}</h3>
-      ${incoming.length ? html`<ul class="offers">${incoming.map((o) => html`<li class="offer" id="offer-${o.id}">${offerLine(state, o)}
+      ${incoming.length || outgoing.length ? '' : html`<p class="muted">${t('no_offers')}</p>`}
+      ${incoming.length ? html`<h3>${t('offers_in')}</h3><ul class="offers">${incoming.map((o) => html`<li class="offer" id="offer-${o.id}">${offerLine(state, o)}
         <div class="row">${checkedButton(R.canAccept(state, ctx.ruleset, me, o), `accept-${o.id}`, t('accept'), { cls: 'primary', data: { act: 'accept', offer: o.id } })}
-        <button type="button" data-act="decline" data-offer="${o.id}" id="decline-${o.id}">${t('decline')}</button></div></li>`)}</ul>` : html`<p class="muted">${t('no_offers')}</p>`}
-      <h3>${t('offers_out')}</h3>
-      ${outgoing.length ? html`<ul class="offers">${outgoing.map((o) => html`<li class="offer" id="offer-${o.id}">${offerLine(state, o)}
-        <button type="button" data-act="withdraw" data-offer="${o.id}" id="withdraw-${o.id}">${t('withdraw')}</button></li>`)}</ul>` : html`<p class="muted">${t('no_offers')}</p>`}
+        <button type="button" data-act="decline" data-offer="${o.id}" id="decline-${o.id}">${t('decline')}</button></div></li>`)}</ul>` : ''}
+      ${outgoing.length ? html`<h3>${t('offers_out')}</h3><ul class="offers">${outgoing.map((o) => html`<li class="offer" id="offer-${o.id}">${offerLine(state, o)}
+        <button type="button" data-act="withdraw" data-offer="${o.id}" id="withdraw-${o.id}">${t('withdraw')}</button></li>`)}</ul>` : ''}
       ${this.offerForm(ctx, own, all)}${this.marketForm(ctx, own, all)}${this.bankForm(ctx, own, all)}
     </section>`;
   }

@@ -1,0 +1,182 @@
+// The one page model. A page is a list of parts, each in its own slot of the page's root; every part
+// has one shape:
+//   read(ctx)  what it draws from, as a list of values (the state's own objects, which a patch keeps
+//              when it leaves them alone: logic/patch.js); no read means: whatever the page shows
+//   view(ctx)  its markup for that (an html`` result)
+//   on         its handlers of its own controls' events (click, input, change, submit, toggle): one
+//              returns true to be drawn again, or {action, label} to act through the session's outbox
+//   sent(action, answer)  optional: what a tap it made was answered
+// A change draws, once per task however many come in it, only the parts whose inputs changed; a part
+// whose markup came out the same is not touched; a part that is drawn is morphed in place
+// (js/morph.js), so an open card, the scroll, the focus and a half-typed number survive. Each draw is
+// a User Timing measure named `draw NAME` (DevTools shows it; the tests count them).
+import { morph } from './morph.js';
+import { openGame } from './session.js';
+import { listen, paintSwatches } from './ui.js';
+
+const TYPES = ['click', 'input', 'change', 'submit'];
+// Elements that draw themselves from the session (views/seats.js): they draw a new state too.
+const SELF_DRAWN = 'waiting-for, away-mark, seat-move, seat-handover';
+
+const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** A part's name in its draws' measures. */
+const nameOf = (part, i) => part.name || (part.constructor !== Object && part.constructor.name) || `part${i}`;
+
+export class Page {
+  /**
+   * @param {HTMLElement} root
+   * @param {object[]} parts   in page order
+   * @param {Function} context () => the ctx every part is drawn with, or null while there is none
+   * @param {{after?: Function}} options  after(ctx): the page's own step after each draw (a TV fits its screen)
+   */
+  constructor(root, parts, context, { after = () => {} } = {}) {
+    Object.assign(this, { root, parts, context, after });
+    this.session = null;
+    this.slots = null;
+    this.inputs = new Map(); // part → what it was last drawn from
+    this.markup = new Map(); // part → the markup it last drew
+    this.dirty = new Set(); // parts that asked to be drawn again (their own state changed)
+    this.everything = true; // the next draw draws every part (the first, a language switch)
+    this.queued = false;
+    this.state = null; // the state of the last draw: a new one draws the self-drawn elements too
+    parts.forEach((part) => { part.page = this; });
+    this.off = listen(root, Object.fromEntries(TYPES.map((type) => [type, (event) => this.handle(type, event)])));
+    this.onToggle = (event) => this.handle('toggle', event);
+    root.addEventListener('toggle', this.onToggle, true); // toggle does not bubble
+  }
+
+  /** Draw soon, once for everything that comes in this task: `parts` again, and those whose inputs changed. */
+  schedule(...parts) {
+    parts.forEach((part) => this.dirty.add(part));
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => {
+      this.queued = false;
+      this.draw();
+    });
+  }
+
+  /** Draw every part again (the words changed language). */
+  refresh() {
+    this.everything = true;
+    this.schedule();
+  }
+
+  draw() {
+    const ctx = this.context();
+    if (!ctx || this.gone) return;
+    const first = !this.slots;
+    if (first) {
+      this.slots = this.parts.map(() => Object.assign(document.createElement('div'), { className: 'part' }));
+      this.root.replaceChildren(...this.slots);
+    }
+    this.parts.forEach((part, i) => this.drawPart(part, this.slots[i], ctx, nameOf(part, i)));
+    this.everything = false;
+    this.dirty.clear();
+    // busy while a part that loads later has not come: it draws itself when it does
+    this.root.setAttribute('aria-busy', String(this.parts.some((part) => part.coming)));
+    if (ctx.state !== this.state) for (const el of this.root.querySelectorAll(SELF_DRAWN)) if (el.update) el.update();
+    this.state = ctx.state;
+    if (first) window.scrollTo(0, 0); // a page opens at its top, wherever the last one was
+    this.after(ctx);
+  }
+
+  drawPart(part, slot, ctx, name) {
+    const inputs = part.read ? part.read(ctx) : null;
+    // a part that asked is drawn even as it was (a control it held while a tap went is the markup's again)
+    const asked = this.everything || this.dirty.has(part);
+    if (!asked && same(inputs, this.inputs.get(part))) return;
+    this.inputs.set(part, inputs);
+    const start = performance.now();
+    const markup = String(part.view(ctx) ?? '');
+    if (!asked && markup === (this.markup.get(part) ?? '')) return; // a slot starts empty
+    this.markup.set(part, markup);
+    morph(slot, markup);
+    paintSwatches(slot);
+    performance.measure(`draw ${name}`, { start });
+  }
+
+  async handle(type, event) {
+    const ctx = this.context();
+    if (!ctx) return;
+    if (type === 'submit') event.preventDefault();
+    for (const part of this.parts) {
+      const on = part.on && part.on[type];
+      const answer = on ? on.call(part, event, ctx) : null;
+      if (!answer) continue;
+      if (answer === true) this.schedule(part);
+      else await this.send(part, answer, event.target);
+      return;
+    }
+  }
+
+  /**
+   * Act: the tapped button is held until the answer, which the part hears (`sent`) before the page
+   * draws the answer's state, so that one draw shows both; the part that holds the button is drawn
+   * with it, as its markup says (a tap the player called off, or a refusal, frees the button).
+   */
+  async send(part, { action, label }, control) {
+    const holder = this.parts[this.slots.findIndex((slot) => slot.contains(control))];
+    if (control && control.localName === 'button') control.disabled = true;
+    let heard = false;
+    await this.session.act(action, label, (body) => {
+      heard = true;
+      if (part.sent) part.sent(action, body);
+      this.schedule(part, ...(holder ? [holder] : []));
+    });
+    if (!heard) this.schedule(...(holder ? [holder] : [])); // not sent: the player said no when asked
+  }
+
+  /** Open the game as the bearer of `token` (every change draws); resolves to what the router keeps. */
+  async open(code, token, onState, options = {}) {
+    this.session = await openGame(code, token, { ...options, onState, onChange: () => this.schedule() });
+    this.schedule();
+    return this.kept();
+  }
+
+  /** What the router keeps: draw everything again on a language switch; leave (closing the socket). */
+  kept(close = () => {}) {
+    return {
+      refresh: () => this.refresh(),
+      unmount: () => {
+        this.gone = true;
+        this.off();
+        this.root.removeEventListener('toggle', this.onToggle, true);
+        this.root.removeAttribute('aria-busy');
+        close();
+        if (this.session) this.session.close();
+      },
+    };
+  }
+}
+
+/**
+ * A part whose module loads after the first screenful (`load()` resolves to the part, by import()):
+ * it draws nothing and answers nothing until then, and draws itself once it is there.
+ */
+export function later(load) {
+  const part = {
+    inner: null,
+    coming: true,
+    get name() { return part.inner ? nameOf(part.inner, 0) : 'later'; },
+    read: (ctx) => (!part.inner ? [] : part.inner.read ? [part.inner, ...part.inner.read(ctx)] : null),
+    view: (ctx) => (part.inner ? part.inner.view(ctx) : ''),
+    on: {},
+    sent: (action, answer) => { if (part.inner && part.inner.sent) part.inner.sent(action, answer); },
+  };
+  for (const type of [...TYPES, 'toggle']) {
+    part.on[type] = (event, ctx) => {
+      const on = part.inner && part.inner.on && part.inner.on[type];
+      return on ? on.call(part.inner, event, ctx) : null;
+    };
+  }
+  load().then((inner) => { part.inner = inner; inner.page = part.page; }).finally(() => {
+    part.coming = false;
+    if (part.page) part.page.schedule(part);
+  });
+  return part;
+}
+
+/** A part drawn by `view(m, ctx)` once module `m` (a promise of it, by import()) has come; `read` as a part's. */
+export const drawnWith = (module, view, read = null) => later(() => module.then((m) => ({ view: (ctx) => view(m, ctx), read })));
