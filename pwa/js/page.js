@@ -113,19 +113,21 @@ export class Page {
 
   /**
    * Act: the tapped button is held until the answer, which the part hears (`sent`) before the page
-   * draws the answer's state, so that one draw shows both; the part that holds the button is drawn
-   * with it, as its markup says (a tap the player called off, or a refusal, frees the button).
+   * draws the answer's state, so that one draw shows both. A button that no draw has let go of since
+   * (the state came first, over the socket, and left its part as it was; a refusal; a tap the
+   * player called off when asked) is let go by drawing its part as its markup says.
    */
   async send(part, { action, label }, control) {
     const holder = this.parts[this.slots.findIndex((slot) => slot.contains(control))];
+    const held = () => (holder && control.isConnected && control.disabled ? [holder] : []);
     if (control && control.localName === 'button') control.disabled = true;
     let heard = false;
     await this.session.act(action, label, (body) => {
       heard = true;
       if (part.sent) part.sent(action, body);
-      this.schedule(part, ...(holder ? [holder] : []));
+      this.schedule(...(part.sent ? [part] : []), ...held());
     });
-    if (!heard) this.schedule(...(holder ? [holder] : [])); // not sent: the player said no when asked
+    if (!heard) this.schedule(...held());
   }
 
   /** Open the game as the bearer of `token` (every change draws); resolves to what the router keeps. */
