@@ -2,7 +2,7 @@
 // versions). API calls and the WebSocket always go to the network: the server is the truth. Only a
 // ruleset and its rule texts are kept too, network first, so the rulebook opens without the network
 // once it was seen.
-const VERSION = 'shipmate-v25';
+const VERSION = 'shipmate-v26';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css', '/css/screen.css', '/css/phone.css', '/css/forms.css',
   '/js/app.js', '/js/i18n.js', '/js/i18n.en.js', '/js/i18n.nl.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
@@ -21,7 +21,7 @@ const SHELL = [
   // Seats and presence: loaded beside every game page (import()), with their own sheet.
   '/js/views/seats.js', '/js/views/seat_strings.js', '/js/views/seat_strings.en.js', '/js/views/seat_strings.nl.js', '/js/logic/seats.js', '/css/seats.css',
   // Serenissima and Voyagers' Venture: loaded only when a game of theirs opens (import()).
-  '/js/morph.js', '/js/views/cards.js', '/js/views/phone_cards.js', '/js/views/host_panel.js', '/js/views/screens.js', '/js/logic/moments.js',
+  '/js/morph.js', '/js/page.js', '/js/views/phone_cards.js', '/js/views/host_panel.js', '/js/views/screens.js', '/js/logic/moments.js',
   '/js/logic/serenissima.js', '/js/logic/serenissima_table.js', '/js/logic/serenissima_moments.js', '/js/views/serenissima/strings.js', '/js/views/serenissima/strings.en.js',
   '/js/views/serenissima/strings.nl.js',
   '/js/views/serenissima/parts.js', '/js/views/serenissima/player.js', '/js/views/serenissima/screen.js', '/js/views/serenissima/host.js',
