@@ -1,15 +1,5 @@
-// The one page model. A page is a list of parts, each in its own slot of the page's root; every part
-// has one shape:
-//   read(ctx)  what it draws from, as a list of values (the state's own objects, which a patch keeps
-//              when it leaves them alone: logic/patch.js); no read means: whatever the page shows
-//   view(ctx)  its markup for that (an html`` result)
-//   on         its handlers of its own controls' events (click, input, change, submit, toggle): one
-//              returns true to be drawn again, or {action, label} to act through the session's outbox
-//   sent(action, answer)  optional: what a tap it made was answered
-// A change draws, once per task however many come in it, only the parts whose inputs changed; a part
-// whose markup came out the same is not touched; a part that is drawn is morphed in place
-// (js/morph.js), so an open card, the scroll, the focus and a half-typed number survive. Each draw is
-// a User Timing measure named `draw NAME` (DevTools shows it; the tests count them).
+// The one page model (pwa/README.md says it whole): parts, each {name, read(ctx), view(ctx), on, sent},
+// drawn in slots of their own, once per task, only when their inputs or their markup changed.
 import { morph } from './morph.js';
 import { openGame } from './session.js';
 import { listen, paintSwatches } from './ui.js';
@@ -24,14 +14,9 @@ const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.le
 const nameOf = (part, i) => part.name || (part.constructor !== Object && part.constructor.name) || `part${i}`;
 
 export class Page {
-  /**
-   * @param {HTMLElement} root
-   * @param {object[]} parts   in page order
-   * @param {Function} context () => the ctx every part is drawn with, or null while there is none
-   * @param {{after?: Function}} options  after(ctx): the page's own step after each draw (a TV fits its screen)
-   */
-  constructor(root, parts, context, { after = () => {} } = {}) {
-    Object.assign(this, { root, parts, context, after });
+  /** `context()`: the ctx the parts are drawn with (null: none yet). */
+  constructor(root, parts, context) {
+    Object.assign(this, { root, parts, context });
     this.session = null;
     this.slots = null;
     this.inputs = new Map(); // part → what it was last drawn from
@@ -79,7 +64,6 @@ export class Page {
     if (ctx.state !== this.state) for (const el of this.root.querySelectorAll(SELF_DRAWN)) if (el.update) el.update();
     this.state = ctx.state;
     if (first) window.scrollTo(0, 0); // a page opens at its top, wherever the last one was
-    this.after(ctx);
   }
 
   drawPart(part, slot, ctx, name) {
@@ -111,12 +95,7 @@ export class Page {
     }
   }
 
-  /**
-   * Act: the tapped button is held until the answer, which the part hears (`sent`) before the page
-   * draws the answer's state, so that one draw shows both. A button that no draw has let go of since
-   * (the state came first, over the socket, and left its part as it was; a refusal; a tap the
-   * player called off when asked) is let go by drawing its part as its markup says.
-   */
+  /** Act; the part hears the answer before its state draws; a button no draw let go of is let go. */
   async send(part, { action, label }, control) {
     const holder = this.parts[this.slots.findIndex((slot) => slot.contains(control))];
     const held = () => (holder && control.isConnected && control.disabled ? [holder] : []);
@@ -153,10 +132,7 @@ export class Page {
   }
 }
 
-/**
- * A part whose module loads after the first screenful (`load()` resolves to the part, by import()):
- * it draws nothing and answers nothing until then, and draws itself once it is there.
- */
+/** A part whose module loads after the first screenful (`load()`: import() of it); nothing until then. */
 export function later(load) {
   const part = {
     inner: null,
@@ -180,5 +156,5 @@ export function later(load) {
   return part;
 }
 
-/** A part drawn by `view(m, ctx)` once module `m` (a promise of it, by import()) has come; `read` as a part's. */
-export const drawnWith = (module, view, read = null) => later(() => module.then((m) => ({ view: (ctx) => view(m, ctx), read })));
+/** A part drawn by `view(m, ctx)` once module `m` (a promise of it, by import()) has come. */
+export const drawnWith = (module, view) => later(() => module.then((m) => ({ view: (ctx) => view(m, ctx) })));

@@ -59,14 +59,9 @@ function stripItem(i) {
 }
 
 /**
- * The "now" strip: at the top of a phone, what this player must or may do now, most urgent first.
- * `who` is the first line (the player's flag and name, the round); `items` come from the game's pure
- * logic and from `tapItems`. A status line never cites a rule; a refused button does, right under it.
- * Last, who the game waits on while they are away (views/seats.js). Once the strip has scrolled
- * away, one line of it stays at the top, wherever the player is on the page: the `notice` (what just
- * came that concerns them: an attack, their shot, an offer, its answer, an event, their turn, the
- * end), else its most urgent item, with that item's buttons (Surrender, Fire, Accept: one tap away)
- * and a tap on its words that brings the strip back. A notice is said once to a screen reader.
+ * The "now" strip: what this player must or may do now, most urgent first (`who`: the first line;
+ * refused buttons cite their rule). Scrolled away, its one line stays at the top with the `notice`
+ * (else the most urgent item) and that item's buttons; a notice is said once to a screen reader.
  */
 export function nowStrip(who, items, notice = null) {
   const urgent = items.find((i) => i.tone === 'act') || items.find((i) => i.tone === 'alert');

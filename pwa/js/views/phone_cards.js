@@ -56,7 +56,7 @@ export class StripCard {
     this.on = { click: this.click };
   }
 
-  /** What came since the last draw that concerns the player becomes the notice (the most urgent first). */
+  /** What came since the last draw that concerns the player is the notice. */
   follow(items) {
     const concerns = items.filter((i) => !this.quiet(i) && !i.id.startsWith('tap-'));
     const fresh = this.seen ? concerns.filter((i) => !this.seen.has(i.id)) : [];
