@@ -3,8 +3,8 @@
 // an open card, the scroll). A node is matched by its `id` or `data-key` when it has one, else by its
 // place and tag. What belongs to the player is left as they made it: the `open` of a <details> that
 // was already there, and the value of a control they have typed into (its markup's value is applied
-// only when the markup itself changed it, and never while the control has focus); a <details> opens or
-// closes as drawn only when the page decides anew, which its `data-opened` says by changing. A custom element
+// only when the markup itself changed it, and never while the control has focus; a <details>'s `open`
+// only when its `data-opened` changed). A custom element
 // (a tag with a dash) draws its own children: only its attributes are matched.
 const PARSER = document.createElement('template');
 

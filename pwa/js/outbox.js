@@ -53,9 +53,8 @@ export class Outbox {
   }
 
   /**
-   * Queue a tap and send it; resolves with its answer {status, body} once the server has given one.
-   * `first(answer)` runs as it comes, before the handlers hear it (the page draws once for both).
-   * The same action tapped again while the first still waits is that first tap, not a second one.
+   * Queue a tap and send it; resolves with its answer {status, body}, which `first` hears before the
+   * handlers do. The same action tapped again while the first still waits is that first tap, not a second one.
    */
   push(action, label, first = () => {}) {
     const same = JSON.stringify(action);

@@ -85,10 +85,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
     session.notices = session.notices.filter((n) => n.id !== id);
     changed();
   };
-  /**
-   * Act through the outbox: the answer's body, or null when refused or not sent (asked, said no).
-   * `heard(body)` runs as the answer comes, before the page hears its state (null for a refusal).
-   */
+  /** Act through the outbox: the body, or null (refused, or not sent); `heard(body)` runs before the state. */
   session.act = async (action, label = '', heard = () => {}) => {
     if (!(await withSeats((m) => m.mayEnd(session, action)))) return null;
     const answer = await session.outbox.push(action, label || action.type, (a) => heard(a.status < 400 ? a.body : null));

@@ -69,8 +69,8 @@ def test_a_phone_ahead_of_the_server_takes_its_state_says_so_and_sends_its_tap_o
 
         server.start()
         phone.context.set_offline(False)
-        expect(phone.page.get_by_text("De server is teruggekomen van een eerdere opslag en is de laatste "
-                                      "wijziging kwijt")).to_be_visible()
+        said = "De server is teruggekomen van een eerdere opslag en is de laatste wijziging kwijt"
+        expect(phone.page.locator("#now").get_by_text(said)).to_be_visible()
         newest = phone.page.locator(".feed-lines li.newest")
         expect(newest).to_have_attribute("data-version", str(started + 1))
         wait_for(lambda: outbox(phone) == [], "the phone's tap to be answered")

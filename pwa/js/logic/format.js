@@ -18,10 +18,7 @@ export function resName(id) {
 }
 
 /** A quest requirement in words: "Deliver 2 Wood + 1 Food", "Visit Pearl Bay", … */
-/**
- * A map of resources in the ruleset's order, whatever order its keys came in (a state over HTTP and
- * over the socket may differ): a quest's words stay the same, so its card is not drawn again for them.
- */
+/** Resources in the ruleset's order, whatever their keys' order (HTTP's and the socket's differ). */
 function inOrder(map) {
   const order = Object.keys(resourceNames);
   const rank = (res) => (order.includes(res) ? order.indexOf(res) : order.length);

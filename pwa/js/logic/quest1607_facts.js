@@ -18,10 +18,7 @@ export function stockIds(ruleset, player) {
     || r.id === player.land_resource || (player.resources[r.id] || 0) > 0).map((r) => (typeof r === 'string' ? r : r.id));
 }
 
-/**
- * What a card that judges player `player`'s moves draws from (a page draws it again only when one of
- * these changed: js/page.js): the table apart from the other players' stock and ships, and `player`.
- */
+/** What a card that judges `player`'s moves reads (js/page.js): the table but the others' stock, and `player`. */
 export const movesOf = (state, player) => [state.phase, state.round, state.turn, state.combat, state.offers,
   state.event, state.attacked, state.options, state.winner, player];
 

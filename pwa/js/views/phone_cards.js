@@ -34,10 +34,10 @@ export function playerPage(root, cards, { code, navigate, me, playerOf, changes,
   return page;
 }
 
-/** A tap's words while it waits for the network: the button's own text. */
-/** The strip's items that are no news when they come: whose turn or fight it is, how far one may sail, a skipped turn. */
+// The strip's items that are no news when they come (whose turn it is, an allowance, a skipped turn)
 const QUIET = new Set(['status', 'turn', 'skip']);
 
+/** A tap's words while it waits for the network: the button's own text. */
 export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
 
 /**
@@ -48,17 +48,16 @@ export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
  * shows so, so nobody taps it twice.
  */
 export class StripCard {
-  /** `quiet(item)`: an item that is no news when it comes (whose turn it is, an allowance). */
-  constructor({ who, items, moments, actionFor, labelFor = labelOf, quiet = (i) => QUIET.has(i.id) }) {
-    Object.assign(this, { who, items, moments, actionFor, labelFor, quiet });
+  constructor({ who, items, moments, actionFor, labelFor = labelOf }) {
+    Object.assign(this, { who, items, moments, actionFor, labelFor });
     this.seen = null; // the ids of the items that concerned the player at the last draw
-    this.notice = null; // the newest of them that came since the page opened, until it goes or is put away
+    this.notice = null; // the newest that came since, until it goes or is put away
     this.on = { click: this.click };
   }
 
   /** What came since the last draw that concerns the player is the notice. */
   follow(items) {
-    const concerns = items.filter((i) => !this.quiet(i) && !i.id.startsWith('tap-'));
+    const concerns = items.filter((i) => !QUIET.has(i.id) && !i.id.startsWith('tap-'));
     const fresh = this.seen ? concerns.filter((i) => !this.seen.has(i.id)) : [];
     this.seen = new Set(concerns.map((i) => i.id));
     if (fresh.length) this.notice = fresh[0].id;
@@ -75,7 +74,7 @@ export class StripCard {
     const urgent = items.filter((i) => i.tone === 'act');
     const rest = items.filter((i) => i.tone !== 'act');
     const all = [...tapItems(ctx.session), ...urgent, ...this.moments(ctx).map((m) => ({ ...m, fold: true })), ...rest];
-    const notice = this.follow(all); // after the end, the end stays: nothing to put away
+    const notice = this.follow(all); // after the end, it stays
     return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, all,
       notice && { ...notice, final: ctx.state.phase === 'finished' });
   }

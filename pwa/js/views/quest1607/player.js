@@ -1,11 +1,7 @@
-// Quest 1607 on a player's phone. At the top, what needs this player now and what just happened to them
-// (the strip), what just happened at the table (the feed), the event in play, the fight, the dice and
-// the stock: the first screenful. One card per section, each with its own state, drawn in place
-// (../../page.js, ../phone_cards.js): an update leaves an open card, a half-made offer, the scroll and
-// the focus as they were. A button refused for a reason of its own names its rule and the reason under it. What the page
-// needs only a moment later comes with import() while the game loads, so the first load stays small:
-// what just happened to this player (./phone/moments.js), the fight (./phone/fight.js), and the cards
-// below the first screenful (./phone/below.js: ships, sailing, quests, trade, the attack form).
+// Quest 1607 on a player's phone, a page of parts (../../page.js): the strip (what needs this player
+// now), the event, the fight, the dice and sailing after a roll, the story, the stock, then ships,
+// quests, trade and the attack form. Each draws in place, only when what it reads changed. What the
+// page needs only a moment later comes by import() while the game loads: the first load stays small.
 import { api, saveTokens, tokensFor } from '../../api.js';
 import { html, render } from '../../html.js';
 import { t, tx } from '../../i18n.js';
@@ -19,7 +15,6 @@ import { later } from '../../page.js';
 import { StripCard, labelOf, phoneSheet, playerPage } from '../phone_cards.js';
 import { feed } from '../common.js';
 import { checkedButton } from '../parts.js';
-import { DiceCard } from './phone/roll.js';
 import './strings.js';
 
 const FEED_LINES = 3;
@@ -129,13 +124,13 @@ export async function mount(root, { code, navigate }) {
   if (!mine.player) { navigate(`/join/${code}`, { replace: true }); return {}; }
   const me = mine.player.id;
   const changes = {}; // version → what it changed in my stock, seen live (an undo tells it)
-  const dice = new DiceCard(() => page.schedule(dice));
   const strip = new StripCard({ who, items: stripItems, actionFor, labelFor,
     moments: (ctx) => (strip.told ? strip.told(ctx, me, { changes }) : []) });
   const below = import('./phone/below.js');
   const cards = [
     // what the player can do now first: after one's roll, the dice and sailing come before the story
-    strip, eventCard, later(() => import('./phone/fight.js').then((m) => new m.FightCard())), dice,
+    strip, eventCard, later(() => import('./phone/fight.js').then((m) => new m.FightCard())),
+    later(() => import('./phone/roll.js').then((m) => new m.DiceCard(() => page.schedule()))), // none before a roll
     later(() => below.then((m) => m.card('SailCard'))), feedCard, stockCard,
     ...['ShipsCard', 'questsCard', 'TradeCard', 'AttackCard'].map((name) => later(() => below.then((m) => m.card(name)))),
     playing('seatmove', ({ state }) => [state.phase], () => html`<seat-move></seat-move>`), endBar, taps,

@@ -6,7 +6,6 @@ import { tokensFor } from '../../api.js';
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import * as S from '../../logic/serenissima.js';
-import { ledgerChange, momentItems } from '../../logic/serenissima_moments.js';
 import { nowItems, tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { swatch } from '../../ui.js';
@@ -104,9 +103,11 @@ export async function mount(root, { code, navigate }) {
   if (!mine.player) { navigate(`/join/${code}`, { replace: true }); return {}; }
   const me = mine.player.id;
   const changes = {}; // version → what it changed in my ledger, seen live (an undo tells it)
+  // what just happened to this player comes beside the first draw (logic/serenissima_moments.js)
+  let told = null;
   const strip = new StripCard({
     who, items: stripItems, actionFor, labelFor,
-    moments: (ctx) => momentItems(ctx, me, { changes }),
+    moments: (ctx) => (told ? told.momentItems(ctx, me, { changes }) : []),
   });
   const cards = [
     strip,
@@ -119,7 +120,9 @@ export async function mount(root, { code, navigate }) {
     playing(() => html`<seat-move></seat-move>`),
     taps, finishBar,
   ];
-  const page = playerPage(root, cards, { code, navigate, me, playerOf: S.playerById, changes, change: ledgerChange });
+  const change = (...args) => (told ? told.ledgerChange(...args) : '');
+  const page = playerPage(root, cards, { code, navigate, me, playerOf: S.playerById, changes, change });
+  import('../../logic/serenissima_moments.js').then((m) => { told = m; page.schedule(strip); });
   await phoneSheet;
   return page.open(code, mine.player.token, page.follow);
 }

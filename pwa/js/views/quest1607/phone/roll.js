@@ -17,7 +17,7 @@ function rollOf(events, dice) {
 }
 
 export class DiceCard {
-  /** `redraw()` draws the page again (once the dice module has come, for a roll the events do not hold). */
+  /** `redraw()`: the page draws again (once the dice module has come, for a roll the events do not hold). */
   constructor(redraw) {
     this.redraw = redraw;
     this.dice = null; // views/quest1607/dice.js, once loaded
