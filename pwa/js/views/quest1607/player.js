@@ -127,12 +127,15 @@ export async function mount(root, { code, navigate }) {
   const strip = new StripCard({ who, items: stripItems, actionFor, labelFor,
     moments: (ctx) => (strip.told ? strip.told(ctx, me, { changes }) : []) });
   const below = import('./phone/below.js');
+  const trade = below.then((m) => m.card('TradeCard'));
   const cards = [
     // what the player can do now first: after one's roll, the dice and sailing come before the story
     strip, eventCard, later(() => import('./phone/fight.js').then((m) => new m.FightCard())),
     later(() => import('./phone/roll.js').then((m) => new m.DiceCard(() => page.schedule()))), // none before a roll
     later(() => below.then((m) => m.card('SailCard'))), feedCard, stockCard,
-    ...['ShipsCard', 'questsCard', 'TradeCard', 'AttackCard'].map((name) => later(() => below.then((m) => m.card(name)))),
+    ...['ShipsCard', 'questsCard'].map((name) => later(() => below.then((m) => m.card(name)))),
+    later(() => trade), ...['offer', 'market', 'bank'].map((form) => later(() => trade.then((card) => card.form(form)))),
+    later(() => below.then((m) => m.card('AttackCard'))),
     playing('seatmove', ({ state }) => [state.phase], () => html`<seat-move></seat-move>`), endBar, taps,
   ];
   const page = playerPage(root, cards, { code, navigate, me, playerOf: playerById, changes, change: stockChange });

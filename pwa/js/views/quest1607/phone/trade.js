@@ -20,7 +20,19 @@ export class TradeCard {
     this.offer = { to: '', give: {}, get: {} };
     this.market = { give: '', get: '' };
     this.bank = { give: {}, get: '' };
-    this.on = { click: this.click, change: this.change };
+    this.forms = {}; // form → its part (./trade.js's TradeForm): a tap in one draws that one alone
+  }
+
+  /** The part of form `name` (offer, market, bank), drawn below the offers as a card of its own. */
+  form(name) {
+    this.forms[name] = this.forms[name] || new TradeForm(this, name);
+    return this.forms[name];
+  }
+
+  /** The resources one may give (`own`) and ask for (`all`). */
+  lists({ state, ruleset, player }) {
+    const own = R.stockIds(ruleset, player);
+    return [own, R.resourceIds(ruleset).filter((id) => own.includes(id) || state.players.some((p) => p.land_resource === id))];
   }
 
   /** Its moves, the players (their names and lands; not their stock: their objects change with it), and the other side of each offer. */
@@ -34,8 +46,6 @@ export class TradeCard {
     if (state.phase !== 'playing') return '';
     const incoming = state.offers.filter((o) => o.to === me);
     const outgoing = state.offers.filter((o) => o.from === me);
-    const own = R.stockIds(ctx.ruleset, ctx.player);
-    const all = R.resourceIds(ctx.ruleset).filter((id) => own.includes(id) || state.players.some((p) => p.land_resource === id));
     return html`<section class="card" id="trade" aria-labelledby="trade-h"><h2 id="trade-h">${t('trade')}</h2>
       ${incoming.length || outgoing.length ? '' : html`<p class="muted">${t('no_offers')}</p>`}
       ${incoming.length ? html`<h3>${t('offers_in')}</h3><ul class="offers">${incoming.map((o) => html`<li class="offer" id="offer-${o.id}">${offerLine(state, o)}
@@ -43,7 +53,6 @@ export class TradeCard {
         <button type="button" data-act="decline" data-offer="${o.id}" id="decline-${o.id}">${t('decline')}</button></div></li>`)}</ul>` : ''}
       ${outgoing.length ? html`<h3>${t('offers_out')}</h3><ul class="offers">${outgoing.map((o) => html`<li class="offer" id="offer-${o.id}">${offerLine(state, o)}
         <button type="button" data-act="withdraw" data-offer="${o.id}" id="withdraw-${o.id}">${t('withdraw')}</button></li>`)}</ul>` : ''}
-      ${this.offerForm(ctx, own, all)}${this.marketForm(ctx, own, all)}${this.bankForm(ctx, own, all)}
     </section>`;
   }
 
@@ -51,7 +60,7 @@ export class TradeCard {
     const others = state.players.filter((p) => p.id !== me);
     if (!others.some((p) => p.id === this.offer.to)) this.offer.to = (others.find((p) => p.id === state.turn.player) || others[0] || {}).id || '';
     const check = R.canOffer(state, ruleset, me, this.offer.to, this.offer.give, this.offer.get);
-    return html`<details id="offer-form"><summary>${t('make_offer')}</summary>
+    return html`<details class="card trade-form" id="offer-form"><summary>${t('make_offer')}</summary>
       <label>${t('offer_to')} ${choice('offer-to', this.offer.to, others.map((p) => [p.id, p.name]))}</label>
       <div class="two-col"><div><h4>${t('give')}</h4>${own.map((id) => stepper(`offer.give.${id}`, this.offer.give[id] || 0, resName(id), { max: player.resources[id] || 0 }))}</div>
       <div><h4>${t('get')}</h4>${all.map((id) => stepper(`offer.get.${id}`, this.offer.get[id] || 0, resName(id)))}</div></div>
@@ -63,7 +72,7 @@ export class TradeCard {
     if (!own.includes(this.market.give)) this.market.give = own[0];
     if (!all.includes(this.market.get)) this.market.get = all.find((id) => id !== this.market.give);
     const options = (ids) => ids.map((id) => [id, resName(id)]);
-    return html`<details id="market-form"><summary>${t('market')}</summary>
+    return html`<details class="card trade-form" id="market-form"><summary>${t('market')}</summary>
       <div class="row"><label>${t('give')} ${R.marketRate(state, ruleset)}× ${choice('market-give', this.market.give, options(own))}</label>
       <label>${t('get')} 1× ${choice('market-get', this.market.get, options(all))}</label></div>
       ${checkedButton(R.canMarket(state, ruleset, me, this.market.give, this.market.get), 'market-send', t('exchange'), { data: { send: 'market' }, shared })}
@@ -72,7 +81,7 @@ export class TradeCard {
 
   bankForm({ state, ruleset, me, player, shared }, own, all) {
     if (!all.includes(this.bank.get)) this.bank.get = all[0];
-    return html`<details id="bank-form"><summary>${t('bank')}</summary>
+    return html`<details class="card trade-form" id="bank-form"><summary>${t('bank')}</summary>
       ${own.map((id) => stepper(`bank.give.${id}`, this.bank.give[id] || 0, resName(id), { max: player.resources[id] || 0 }))}
       <label>${t('get')} 1× ${choice('bank-get', this.bank.get, all.map((id) => [id, resName(id)]))}</label>
       ${checkedButton(R.canBank(state, ruleset, me, this.bank.give, this.bank.get), 'bank-send', t('exchange'), { data: { send: 'bank' }, shared })}
@@ -80,7 +89,6 @@ export class TradeCard {
   }
 
   click(event) {
-    if (!event.target.closest('#trade')) return null;
     if (stepped(event, this, ['offer', 'bank'])) return true;
     const el = event.target.closest('button[data-send]');
     if (!el || el.disabled) return null;
@@ -103,4 +111,19 @@ export class TradeCard {
     if (action.type === 'offer') this.offer = { to: this.offer.to, give: {}, get: {} };
     if (action.type === 'bank') this.bank.give = {};
   }
+}
+
+/** One of the trade card's forms as a part of its own: the card keeps what it holds and answers its taps. */
+class TradeForm {
+  constructor(card, form) {
+    Object.assign(this, { card, form, name: `${form}-form` });
+    const mine = (handle) => (event, ctx) => (event.target.closest(`#${this.name}`) ? handle.call(card, event, ctx) : null);
+    this.on = { click: mine(card.click), change: mine(card.change) };
+  }
+
+  read(ctx) { return this.card.read(ctx); }
+
+  view(ctx) { return ctx.state.phase === 'playing' ? this.card[`${this.form}Form`](ctx, ...this.card.lists(ctx)) : ''; }
+
+  sent(action, answer) { this.card.sent(action, answer); }
 }
