@@ -117,7 +117,7 @@ export class Page {
   }
 
   /** What the router keeps: draw everything again on a language switch; leave (closing the socket). */
-  kept(close = () => {}) {
+  kept() {
     return {
       refresh: () => this.refresh(),
       unmount: () => {
@@ -125,7 +125,6 @@ export class Page {
         this.off();
         this.root.removeEventListener('toggle', this.onToggle, true);
         this.root.removeAttribute('aria-busy');
-        close();
         if (this.session) this.session.close();
       },
     };

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from .helpers import ARGS, CHROMIUM
+from .helpers import ARGS, CHROMIUM, Device, close_all
 
 # Expectations wait on state, with room for a machine that is busy with other work (CI is).
 expect.set_options(timeout=20_000)
@@ -22,3 +22,11 @@ def browser() -> Iterator[Browser]:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def phones() -> Iterator[dict[str, Device]]:
+    """The phones a test opens (by player id), checked for errors and closed afterwards."""
+    opened: dict[str, Device] = {}
+    yield opened
+    close_all(opened.values())

@@ -10,7 +10,6 @@ game goes on. Each game is set up over the API; the phone is the subject.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,19 +22,11 @@ from tests.api.test_whole_game import advance, supply
 from tests.api.test_whole_game import me as own_entry
 from tests.fixtures_server import wait_for
 
-from .helpers import Device, close_all, strip
+from .helpers import Device, strip
 from .layout import SMALL_PHONE, open_phone, phone_shot, reached, scroll_away
 
 pytestmark = pytest.mark.e2e
 
-
-
-@pytest.fixture
-def phones() -> Iterator[dict[str, Device]]:
-    """The phones a test opens (by player id), checked for errors and closed afterwards."""
-    opened: dict[str, Device] = {}
-    yield opened
-    close_all(opened.values())
 
 
 def all_reached(*controls: Locator) -> None:

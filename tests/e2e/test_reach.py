@@ -11,7 +11,6 @@ reader (`#now-said`, a live region). Each game is set up over the API; the phone
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -19,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.api.test_whole_game import supply
 from tests.fixtures_server import wait_for
 
-from .helpers import Device, close_all, settled
+from .helpers import Device, settled
 from .layout import open_phone, phone_shot, reached, scroll_away
 from .test_decisions import quest_game
 
@@ -35,14 +34,6 @@ TOUCHES = """(selector) => {
     .observe(document.querySelector(selector),
       { subtree: true, childList: true, attributes: true, characterData: true });
 }"""
-
-
-@pytest.fixture
-def phones() -> Iterator[dict[str, Device]]:
-    """The phones a test opens (by player id), checked for errors and closed afterwards."""
-    opened: dict[str, Device] = {}
-    yield opened
-    close_all(opened.values())
 
 
 def draws_from_now(page: Page) -> None:

@@ -20,7 +20,7 @@ export class TradeCard {
     this.offer = { to: '', give: {}, get: {} };
     this.market = { give: '', get: '' };
     this.bank = { give: {}, get: '' };
-    this.forms = {}; // form → its part (./trade.js's TradeForm): a tap in one draws that one alone
+    this.forms = {}; // form → its part (TradeForm below): a tap in one draws that one alone
   }
 
   /** The part of form `name` (offer, market, bank), drawn below the offers as a card of its own. */
