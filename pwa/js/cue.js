@@ -125,10 +125,12 @@ customElements.define('cue-toggle', CueToggle);
 /** The cue of game `code` on this page: `follow(state)` for each new state, `stop()` when the page goes. */
 export function turnCue(code) {
   let stopped = false;
+  let last = null; // whether the game waited on this player at the last state: only a change acts
   return {
     follow(state) {
-      if (stopped) return;
       const mine = waitingOn(state).includes(state.you);
+      if (stopped || mine === last) return;
+      last = mine;
       title(mine);
       if (mine && !waited().includes(code) && enabled()) {
         chime();

@@ -54,6 +54,7 @@ function children(parent, model) {
 }
 
 function update(node, wanted) {
+  if (node.isEqualNode(wanted)) return; // nothing differs below: nothing to do
   if (node.nodeType !== Node.ELEMENT_NODE) {
     if (node.nodeValue !== wanted.nodeValue) node.nodeValue = wanted.nodeValue;
     return;

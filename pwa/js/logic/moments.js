@@ -16,7 +16,10 @@ export function recentMoments(ctx, me, momentOf, actedBy, { changes = {} } = {})
   if (ctx.state && ctx.state.phase === 'finished') return []; // after the end, the end alone
   const events = ctx.events || [];
   const from = (events.length ? events[events.length - 1].version : -1) - WINDOW;
-  const undone = new Set(events.filter((e) => e.type === 'ActionUndone').map((e) => e.undone_version));
+  const undone = new Set(); // the host's undo comes after what it took back: both within the window
+  for (let i = events.length - 1; i >= 0 && events[i].version > from; i -= 1) {
+    if (events[i].type === 'ActionUndone') undone.add(events[i].undone_version);
+  }
   const items = [];
   for (let i = events.length - 1; i >= 0 && items.length < 2; i -= 1) {
     const e = events[i];

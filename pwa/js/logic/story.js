@@ -19,9 +19,14 @@ export class EventLog {
       if (!fresh.has(v)) fresh.set(v, []);
       fresh.get(v).push(event);
     }
+    const latest = this.latest;
     for (const [v, list] of fresh) this.byVersion.set(v, list);
-    if (fresh.size) this.list = [...this.byVersion.keys()].sort((a, b) => a - b).flatMap((v) => this.byVersion.get(v));
-    return fresh.size > 0;
+    if (!fresh.size) return false;
+    // a new list (a page knows a new story by it); the usual case, newer changes, goes at the end
+    const newer = [...fresh.keys()].sort((a, b) => a - b);
+    this.list = newer[0] > latest ? this.list.concat(newer.flatMap((v) => fresh.get(v)))
+      : [...this.byVersion.keys()].sort((a, b) => a - b).flatMap((v) => this.byVersion.get(v));
+    return true;
   }
 
   all() { return this.list; }
@@ -48,20 +53,28 @@ function told(value) {
  * The story of a game, newest first: [{version, text, moment, undone, types}], at most `limit`
  * lines, of the versions after `since`. `tellers[type](event, ctx)` gives one event's words; `ctx`
  * is handed on as it is (names, the state, the whole event list for looking back). A change's
- * events are joined in one line.
+ * events are joined in one line. The list is read from its end (in order, as EventLog keeps it,
+ * only the newest changes are looked at).
  */
 export function story(events, tellers, ctx, { limit = Infinity, since = -1 } = {}) {
-  const versions = new Map();
-  for (const event of events) {
-    if (!versions.has(event.version)) versions.set(event.version, []);
-    versions.get(event.version).push(event);
-  }
-  const undone = new Set(events.filter((e) => e.type === 'ActionUndone').map((e) => e.undone_version));
-  const lineOf = (list) => {
+  const inOrder = events.every((e, i) => i === 0 || events[i - 1].version <= e.version);
+  const list = inOrder ? events : [...events].sort((a, b) => a.version - b.version);
+  let byVersion = null; // every change's events, made only when an undo names one
+  const eventsOf = (version) => {
+    if (!byVersion) {
+      byVersion = new Map();
+      for (const event of list) {
+        if (!byVersion.has(event.version)) byVersion.set(event.version, []);
+        byVersion.get(event.version).push(event);
+      }
+    }
+    return byVersion.get(version) || [];
+  };
+  const lineOf = (change) => {
     const parts = [];
-    for (const event of list) {
+    for (const event of change) {
       const said = event.type === 'ActionUndone'
-        ? { text: t('told_undone', { what: (lineOf(versions.get(event.undone_version) || []) || {}).text || t('told_last_action') }) + because(event), moment: true }
+        ? { text: t('told_undone', { what: (lineOf(eventsOf(event.undone_version)) || {}).text || t('told_last_action') }) + because(event), moment: true }
         : told((tellers[event.type] || (() => null))(event, ctx));
       if (said) parts.push(said);
     }
@@ -69,11 +82,17 @@ export function story(events, tellers, ctx, { limit = Infinity, since = -1 } = {
     return { text: parts.map((p) => p.text).join(' — '), moment: parts.some((p) => p.moment) };
   };
   const lines = [];
-  const order = [...versions.keys()].sort((a, b) => b - a);
-  for (const version of order) {
-    if (lines.length >= limit || version <= since) break;
-    const line = lineOf(versions.get(version));
-    if (line) lines.push({ version, ...line, undone: undone.has(version), types: versions.get(version).map((e) => e.type) });
+  const undone = new Set(); // an undo comes after the change it undid: it is read first
+  for (let end = list.length; end > 0 && lines.length < limit;) {
+    const { version } = list[end - 1];
+    if (version <= since) break;
+    let start = end - 1;
+    while (start > 0 && list[start - 1].version === version) start -= 1;
+    const change = list.slice(start, end);
+    for (const event of change) if (event.type === 'ActionUndone') undone.add(event.undone_version);
+    const line = lineOf(change);
+    if (line) lines.push({ version, ...line, undone: undone.has(version), types: change.map((e) => e.type) });
+    end = start;
   }
   return lines;
 }

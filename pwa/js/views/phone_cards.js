@@ -23,6 +23,7 @@ export function playerPage(root, cards, { code, navigate, me, playerOf, changes,
     const player = session && state && playerOf(state, me);
     return player ? { state, ruleset: session.ruleset, me, player, session, events: session.log.all() } : null;
   });
+  page.navigate = navigate;
   page.follow = (s) => {
     if (s.phase === 'lobby') { navigate(`/join/${code}`, { replace: true }); return; }
     if (!playerOf(s, me)) { root.replaceChildren(Object.assign(document.createElement('p'), { className: 'card', textContent: t('not_joined') })); return; }
@@ -48,8 +49,9 @@ export const labelOf = (el) => el.textContent.trim().replace(/\s+/g, ' ');
  * shows so, so nobody taps it twice.
  */
 export class StripCard {
-  constructor({ who, items, moments, actionFor, labelFor = labelOf }) {
-    Object.assign(this, { who, items, moments, actionFor, labelFor });
+  /** `reads(ctx)`, if the game gives it: what `who` and `items` draw from (else the strip draws at every change). */
+  constructor({ who, items, moments, actionFor, labelFor = labelOf, reads = null }) {
+    Object.assign(this, { who, items, moments, actionFor, labelFor, reads });
     this.seen = null; // the ids of the items that concerned the player at the last draw
     this.notice = null; // the newest that came since, until it goes or is put away
     this.on = { click: this.click };
@@ -64,6 +66,15 @@ export class StripCard {
     return concerns.find((i) => i.id === this.notice) || null;
   }
 
+  /** Its inputs: the game's, the notes, the waiting taps and the moments (made here: a change that tells the player nothing draws nothing). */
+  read(ctx) {
+    if (!this.reads) return null;
+    this.told = this.moments(ctx);
+    const { outbox, notices } = ctx.session;
+    const taps = (outbox ? outbox.pending : []).map((e) => `${e.key}${e.waiting ? '…' : ''}`).join();
+    return [...this.reads(ctx), notices, taps, this.told.map((m) => `${m.id} ${m.text}`).join('\n')];
+  }
+
   view(ctx) {
     const items = this.items(ctx);
     const queued = new Set((ctx.session.outbox ? ctx.session.outbox.pending : []).map((e) => JSON.stringify(e.action)));
@@ -73,7 +84,7 @@ export class StripCard {
     }
     const urgent = items.filter((i) => i.tone === 'act');
     const rest = items.filter((i) => i.tone !== 'act');
-    const all = [...tapItems(ctx.session), ...urgent, ...this.moments(ctx).map((m) => ({ ...m, fold: true })), ...rest];
+    const all = [...tapItems(ctx.session), ...urgent, ...(this.reads ? this.told : this.moments(ctx)).map((m) => ({ ...m, fold: true })), ...rest];
     const notice = this.follow(all); // after the end, it stays
     return nowStrip(html`${this.who(ctx)}${ctx.me && ctx.state.phase === 'playing' ? html`<cue-toggle></cue-toggle>` : ''}`, all,
       notice && { ...notice, final: ctx.state.phase === 'finished' });

@@ -125,7 +125,8 @@ export async function mount(root, { code, navigate }) {
   const me = mine.player.id;
   const changes = {}; // version → what it changed in my stock, seen live (an undo tells it)
   const strip = new StripCard({ who, items: stripItems, actionFor, labelFor,
-    moments: (ctx) => (strip.told ? strip.told(ctx, me, { changes }) : []) });
+    reads: ({ state, player }) => [...movesOf(state, player), ...state.offers.map((o) => playerById(state, o.from))],
+    moments: (ctx) => (strip.momentsOf ? strip.momentsOf(ctx, me, { changes }) : []) });
   const below = import('./phone/below.js');
   const trade = below.then((m) => m.card('TradeCard'));
   const cards = [
@@ -145,7 +146,7 @@ export async function mount(root, { code, navigate }) {
     const base = ctx && R.turnCheck(ctx.state, me);
     return ctx && { ...ctx, shared: base.ok ? '' : explain(base) };
   };
-  import('./phone/moments.js').then((m) => { strip.told = m.momentItems; page.schedule(strip); });
+  import('./phone/moments.js').then((m) => { strip.momentsOf = m.momentItems; page.schedule(strip); });
   let first = null; // the state over HTTP: the page draws even while its socket cannot connect
   try {
     first = await api.state(code, mine.player.token);
