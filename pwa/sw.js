@@ -2,7 +2,7 @@
 // versions). API calls and the WebSocket always go to the network: the server is the truth. Only a
 // ruleset and its rule texts are kept too, network first, so the rulebook opens without the network
 // once it was seen.
-const VERSION = 'shipmate-v26';
+const VERSION = 'shipmate-v27';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css', '/css/screen.css', '/css/phone.css', '/css/forms.css',
   '/js/app.js', '/js/i18n.js', '/js/i18n.en.js', '/js/i18n.nl.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',

@@ -25,6 +25,8 @@ export class Page {
     this.everything = true; // the next draw draws every part (the first, a language switch)
     this.queued = false;
     this.state = null; // the state of the last draw: a new one draws the self-drawn elements too
+    this.after = null; // optional (drawn, ctx): after a draw, with the set of parts it drew (a TV fits its screen)
+    this.navigate = null; // the router's, when the page has it: where its session goes when its seat moves
     parts.forEach((part) => { part.page = this; });
     this.off = listen(root, Object.fromEntries(TYPES.map((type) => [type, (event) => this.handle(type, event)])));
     this.onToggle = (event) => this.handle('toggle', event);
@@ -56,29 +58,38 @@ export class Page {
       this.slots = this.parts.map(() => Object.assign(document.createElement('div'), { className: 'part' }));
       this.root.replaceChildren(...this.slots);
     }
-    this.parts.forEach((part, i) => this.drawPart(part, this.slots[i], ctx, nameOf(part, i)));
+    const drawn = new Set(this.parts.filter((part, i) => this.drawPart(part, this.slots[i], ctx, nameOf(part, i))));
     this.everything = false;
     this.dirty.clear();
     // busy while a part that loads later has not come: it draws itself when it does
-    this.root.setAttribute('aria-busy', String(this.parts.some((part) => part.coming)));
-    if (ctx.state !== this.state) for (const el of this.root.querySelectorAll(SELF_DRAWN)) if (el.update) el.update();
+    const busy = String(this.parts.some((part) => part.coming));
+    if (this.root.getAttribute('aria-busy') !== busy) this.root.setAttribute('aria-busy', busy);
+    for (const el of this.root.querySelectorAll(SELF_DRAWN)) { // they draw from the page's session, and a new state
+      if (!el.update || (ctx.state === this.state && el.session === this.session)) continue;
+      el.session = this.session;
+      el.update();
+    }
     this.state = ctx.state;
+    if (this.after) this.after(drawn, ctx);
     if (first) window.scrollTo(0, 0); // a page opens at its top, wherever the last one was
   }
 
+  /** Draw `part` into `slot` if its inputs or its markup changed; whether it was. `part.drawn(slot, ctx)` follows a draw. */
   drawPart(part, slot, ctx, name) {
     const inputs = part.read ? part.read(ctx) : null;
     // a part that asked is drawn even as it was (a control it held while a tap went is the markup's again)
     const asked = this.everything || this.dirty.has(part);
-    if (!asked && same(inputs, this.inputs.get(part))) return;
+    if (!asked && same(inputs, this.inputs.get(part))) return false;
     this.inputs.set(part, inputs);
     const start = performance.now();
     const markup = String(part.view(ctx) ?? '');
-    if (!asked && markup === (this.markup.get(part) ?? '')) return; // a slot starts empty
+    if (!asked && markup === (this.markup.get(part) ?? '')) return false; // a slot starts empty
     this.markup.set(part, markup);
     morph(slot, markup);
     paintSwatches(slot);
+    if (part.drawn) part.drawn(slot, ctx);
     performance.measure(`draw ${name}`, { start });
+    return true;
   }
 
   async handle(type, event) {
@@ -111,7 +122,7 @@ export class Page {
 
   /** Open the game as the bearer of `token` (every change draws); resolves to what the router keeps. */
   async open(code, token, onState, options = {}) {
-    this.session = await openGame(code, token, { ...options, onState, onChange: () => this.schedule() });
+    this.session = await openGame(code, token, { navigate: this.navigate, ...options, onState, onChange: () => this.schedule() });
     this.schedule();
     return this.kept();
   }
@@ -141,6 +152,7 @@ export function later(load) {
     view: (ctx) => (part.inner ? part.inner.view(ctx) : ''),
     on: {},
     sent: (action, answer) => { if (part.inner && part.inner.sent) part.inner.sent(action, answer); },
+    drawn: (slot, ctx) => { if (part.inner && part.inner.drawn) part.inner.drawn(slot, ctx); },
   };
   for (const type of [...TYPES, 'toggle']) {
     part.on[type] = (event, ctx) => {

@@ -16,7 +16,7 @@ const STORY_DEPTH = 100;
  * while the network is away (a phone just back on the Wi-Fi). `onState(state)` runs for each newer
  * state, `onChange()` when the story or the waiting taps changed, `onEvents(fresh)` with live events.
  */
-export async function openGame(code, token, { onState, onEvents, onChange, history = STORY_DEPTH } = {}) {
+export async function openGame(code, token, { onState, onEvents, onChange, navigate, history = STORY_DEPTH } = {}) {
   let ruleset;
   const language = lang();
   for (let wait = 250; !(ruleset = await api.ruleset(code, language).catch((e) => { if (e.status) throw e; })); wait *= 2) {
@@ -28,21 +28,34 @@ export async function openGame(code, token, { onState, onEvents, onChange, histo
   const unswitch = onSwitch((next) => (held.has(next) ? null
     : api.ruleset(code, next).then((more) => { addTexts(ruleset, more); held.add(next); }, () => {})));
   const log = new EventLog();
-  const session = { code, token, ruleset, log, live: null, outbox: null, notices: [] };
+  const session = {
+    code, token, ruleset, log, live: null, outbox: null, notices: [],
+    returns: [], // {pid, version}: a player back after being away (views/seats.js), told after that version
+    shown: new Set(), // the players this page shows away: only their coming back is news
+    // where the page goes (the router's navigate; a page opened without one loads the address)
+    navigate: navigate || ((path, { replace = false } = {}) => (replace ? window.location.replace(path) : window.location.assign(path))),
+  };
   let closed = false; // a story or an answer that comes after the page left changes nothing
   let cue = null;
   const changed = () => !closed && onChange && onChange();
-  const seats = import('./views/seats.js').then((m) => { m.attach(session); return m; });
+  const seats = import('./views/seats.js');
   const withSeats = (use) => seats.then(use, () => true);
   const lost = () => withSeats((m) => m.lost(session));
   let fetching = false;
-  /** Fill the story from the server: from the start, or `history` changes back, up to `version`. */
+  let wanted = -1; // the newest version the story must reach
+  /** Fill the story from the server: from the start, or `history` changes back, up to `version`
+   * (a newer one asked for while a fetch is out is fetched after it). */
   const catchUp = async (version) => {
-    if (fetching || log.latest >= version) return;
+    wanted = Math.max(wanted, version);
+    if (fetching) return;
     fetching = true;
-    const since = log.latest >= 0 ? log.latest : history === 'all' ? 0 : Math.max(0, version - history);
     try {
-      if (log.add((await api.events(code, since, token)).events)) changed();
+      while (log.latest < wanted && !closed) {
+        const since = log.latest >= 0 ? log.latest : history === 'all' ? 0 : Math.max(0, wanted - history);
+        const { events } = await api.events(code, since, token);
+        if (log.add(events)) changed();
+        else break; // the server has no more yet: the next state asks again
+      }
     } catch { /* offline: the live stream goes on, and the next state asks again */ }
     fetching = false;
   };

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.api.test_whole_game import supply
 from tests.fixtures_server import wait_for
 
-from .helpers import Device, settled
+from .helpers import TV, Device, close_all, settled
 from .layout import open_phone, phone_shot, reached, scroll_away
 from .test_decisions import quest_game
 
@@ -70,6 +70,32 @@ def test_another_players_goods_draw_the_story_alone_and_leave_the_ship_card_unto
     assert drawn["feed"] == 3, drawn  # the story tells each change once
     assert set(drawn) <= {"feed", "StripCard"}, drawn
     assert page.evaluate("() => window.__touched") == {"#ships": 0, "#stock": 0}
+
+
+def test_another_players_goods_draw_the_tvs_players_and_story_and_leave_its_roll_alone(
+        browser: Browser, base_url: str) -> None:
+    """The TV is a page of parts too (the head and each column): a change to one player's goods draws
+    the players' column and the story, never the roll's column, and the screen still fits."""
+    game, active, _ = quest_game(base_url)
+    game.ok(game.players[active], {"type": "roll"})
+    tv = Device(browser, base_url, "tv-parts", "en-GB", TV)
+    try:
+        page = tv.goto(f"/screen/{game.code}")
+        expect(page.locator("#q-roll #dice-row")).to_be_visible()
+        draws_from_now(page)
+        page.evaluate(TOUCHES, "#q-main")
+        for n in (1, -1, 2):
+            version = game.ok(game.host, {"type": "adjust", "player": active, "resources": {"wood": n},
+                                          "reason": "e2e: the TV's parts"})["version"]
+            drawn_version(page, version)
+        drawn = draws(page)
+        assert drawn["players"] == 3 and drawn["side"] == 3, drawn
+        assert set(drawn) <= {"head", "players", "side"}, drawn
+        assert page.evaluate("() => window.__touched") == {"#q-main": 0}
+        assert page.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
+        assert tv.errors == []
+    finally:
+        close_all([tv])
 
 
 def test_a_counter_tap_draws_its_form_once_and_an_action_draws_each_part_at_most_once(

@@ -1,12 +1,10 @@
-// What Serenissima's and Voyagers' Venture's TVs share besides views/tv.js: a page that draws in place
-// (js/morph.js; a TV has no controls of its own beyond tv.js's, so no card page), the headline's newest moment, and one screen that never scrolls nor crops. On a TV
+// What Serenissima's and Voyagers' Venture's TVs share besides views/tv.js: a page of parts (../page.js),
+// the headline's newest moment, and one screen that never scrolls nor crops. On a TV
 // (wider than 1100 px) the part marked data-fill reaches down to the screen's bottom edge; when the
 // page does not fit, the story's oldest lines give way first, then the pieces marked data-yield
 // (lowest number first) in the part that does not fit, each whole, never cut, and last the story's
 // lines it kept down to its newest.
-import { html } from '../html.js';
-import { morph } from '../morph.js';
-import { paintSwatches } from '../ui.js';
+import { Page } from '../page.js';
 import { SharedScreen, screenSheet } from './tv.js';
 
 const WIDE = 1100;
@@ -44,27 +42,29 @@ function fitScreen(root, tv, least) {
 }
 
 /**
- * Open the shared screen of game `code`: `view(c)` draws it from c = {state, ruleset, events, ctx, tv}
- * (ctx: the tellers'), once `ready` (the game's sheet) has loaded; `least` story lines stay on a TV.
+ * Open the shared screen of game `code`: a page (../page.js) of `parts`, each drawn by its
+ * `view(ctx)` from ctx = {state, ruleset, events, tv} (the tellers' ctx too), in a box of class `cls`,
+ * once `ready` (the game's sheet) has loaded; `least` story lines stay on a TV.
  */
-export async function mountScreen(root, { code, tellers, view, least, ready }) {
-  let state = null;
+export async function mountScreen(root, { code, tellers, parts, cls, least, ready }) {
+  const box = Object.assign(document.createElement('div'), { className: `screen ${cls}` });
+  root.replaceChildren(box);
   let session = null;
-  const draw = () => {
-    if (!session || !state) return;
-    const ctx = { state, ruleset: session.ruleset, events: session.log.all() };
-    morph(root, html`${view({ ...ctx, ctx, tv })}`);
-    paintSwatches(root);
-    // the elements that draw themselves (views/seats.js) stay in place: they draw this state too
-    for (const el of root.querySelectorAll('waiting-for, away-mark, seat-handover')) if (el.update) el.update();
-    fitScreen(root, tv, least);
-    tv.announce(session.log, state.version, ctx);
+  const tv = new SharedScreen(code, tellers, () => page.schedule());
+  const page = new Page(box, parts, () => {
+    const state = session && session.live.state;
+    return state && { state, ruleset: session.ruleset, events: session.log.all(), tv };
+  });
+  page.after = (drawn, ctx) => {
+    if (drawn.size) fitScreen(box, tv, least);
+    tv.announce(session.log, ctx.state.version, ctx);
   };
-  const tv = new SharedScreen(code, tellers, draw);
-  window.addEventListener('resize', draw); // a TV fits again at its new size
+  const whole = () => page.refresh(); // a TV fits again at its new size
+  window.addEventListener('resize', whole);
   await Promise.all([ready, screenSheet()]);
-  let page;
-  ({ session, page } = await tv.open((s) => { state = s; draw(); }, draw));
-  draw();
-  return { ...page, unmount: () => { window.removeEventListener('resize', draw); page.unmount(); } };
+  let kept;
+  ({ session, page: kept } = await tv.open(() => page.schedule(), () => page.schedule()));
+  page.session = session; // its elements that draw themselves (views/seats.js) draw from it
+  page.schedule();
+  return { refresh: whole, unmount: () => { window.removeEventListener('resize', whole); page.kept().unmount(); kept.unmount(); } };
 }

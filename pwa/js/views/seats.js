@@ -1,8 +1,8 @@
 // Seats that move between phones, and who is at the table, on every page of every game. session.js
 // loads this beside the page (the first screenful needs none of it) and hands it the session:
 // presence frames, a seat that moved, and each action before it goes (the move that ends the game
-// is asked first). The pages only place the elements; each draws itself in place from the session,
-// again when presence changes and when its words would (a minute more away, a link's minute less):
+// is asked first). The pages only place the elements; each draws itself in place from the session its
+// page hands it (page.js), again when presence changes and when its words would (a minute more away, a link's minute less):
 //   <away-mark player="p2">  "offline for 2 minutes" beside a player who is away ("offline" with `short`)
 //   <waiting-for>            "Waiting for Bram (offline for 2 minutes)" when the game waits on them
 //   <seat-handover>          the host's card: each player's phone, and their seat given to another
@@ -16,7 +16,6 @@ import { awayFor, awayWords, cameBack, endsGame, isAway, nextChange, shownAway, 
 import { errorText, paintSwatches, swatch, toast } from '../ui.js';
 import './seat_strings.js';
 
-let page = null; // the session of the page on screen
 const drawn = new Set(); // the elements below that are on the page
 // `${code}:${player}` → {url, qr, until (ms), away}: the hand-over links made here; `away`: the player
 // was away when it was made, so their coming back means the new phone has taken the seat
@@ -26,18 +25,13 @@ let timer = 0;
 
 const nameOf = (state, pid) => (state.players.find((p) => p.id === pid) || {}).name || pid;
 
-/** Take the page's session: its presence, its story's "is back" lines, its elements. */
-export function attach(session) {
-  page = session;
-  session.returns = []; // {pid, version}: a player back after being away, told after that version
-  session.shown = new Set(); // the players this page shows away: only their coming back is news
-  session.returnLines = () => session.returns.map((r) => ({
-    version: r.version, text: t('seat_back', { name: nameOf(session.live.state, r.pid) }), moment: false, undone: false,
-  }));
-  if (!document.querySelector('link[href="/css/seats.css"]')) {
-    document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/seats.css' }));
-  }
-  redraw();
+/** The story's "is back" lines of `session`: a player back after being away, each after the change it followed. */
+export const returnLines = (session) => session.returns.map((r) => ({
+  version: r.version, text: t('seat_back', { name: nameOf(session.live.state, r.pid) }), moment: false, undone: false,
+}));
+
+if (!document.querySelector('link[href="/css/seats.css"]')) {
+  document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/seats.css' }));
 }
 
 /**
@@ -57,7 +51,7 @@ export function present(session) {
     session.returns.push(...back.map((pid) => ({ pid, version: session.log.latest + 0.5 })));
     session.changed();
   }
-  if (session === page) redraw();
+  redraw();
 }
 
 /** This page's seat went to another phone: forget its token and its waiting taps, go to the join page. */
@@ -72,8 +66,7 @@ export async function lost(session) {
     if (mine.host || mine.dice) saveTokens(code, { player: null });
     else forgetGame(code);
   }
-  const { navigate } = await import('../app.js');
-  navigate(`/join/${code}#seat-moved`, { replace: true });
+  session.navigate(`/join/${code}#seat-moved`, { replace: true });
 }
 
 /**
@@ -127,24 +120,27 @@ export async function claimSeat(code, secret) {
 function redraw() {
   for (const element of drawn) element.update();
   clearTimeout(timer);
-  if (!page || page.live.closed) return;
   const now = Date.now();
-  const presence = page.live.presence;
-  const waits = Object.keys(presence ? presence.away : {}).map((pid) => nextChange(awayFor(presence, pid, now)));
-  for (const link of links.values()) if (link.until > now) waits.push((link.until - now) % 60000 || 60000);
+  const sessions = new Set([...drawn].map((element) => element.session).filter((session) => session && !session.live.closed));
+  const waits = [...sessions].flatMap((session) => {
+    const presence = session.live.presence;
+    return Object.keys(presence ? presence.away : {}).map((pid) => nextChange(awayFor(presence, pid, now)));
+  });
+  if (sessions.size) for (const link of links.values()) if (link.until > now) waits.push((link.until - now) % 60000 || 60000);
   const soonest = Math.min(...waits.filter((w) => w !== null));
   if (soonest < Infinity) timer = setTimeout(redraw, soonest + 50);
 }
 
-/** An element that draws itself from the page's session (nothing before it has one). */
+/** An element that draws itself from the session its page hands it (`session`; nothing before). */
 class Drawn extends HTMLElement {
   connectedCallback() { drawn.add(this); this.update(); }
 
   disconnectedCallback() { drawn.delete(this); }
 
   update() {
-    const state = page && !page.live.closed && page.live.state;
-    const markup = state ? this.markup(state, page, Date.now()) : html``;
+    const { session } = this;
+    const state = session && !session.live.closed && session.live.state;
+    const markup = state ? this.markup(state, session, Date.now()) : html``;
     if (String(markup) === this.shown) return;
     this.shown = String(markup);
     render(this, markup);
@@ -174,8 +170,8 @@ class WaitingFor extends Drawn {
 }
 
 /** The link (with its QR code and how long it works) that gives `player`'s seat to another phone. */
-function linkBlock(player, now) {
-  const link = links.get(`${page.code}:${player.id}`);
+function linkBlock(code, player, now) {
+  const link = links.get(`${code}:${player.id}`);
   if (!link) return null;
   const left = link.until - now;
   const time = new Date(link.until).toLocaleTimeString(lang() === 'nl' ? 'nl-NL' : 'en-GB', { hour: '2-digit', minute: '2-digit' });
@@ -200,10 +196,11 @@ class Handing extends Drawn {
 
   async clicked(event) {
     const button = event.target.closest('button');
-    if (!button || !page) return;
+    const { session } = this;
+    if (!button || !session) return;
     event.stopPropagation(); // the page's own click handler has nothing to do with these
     const { handover, copy, drop } = button.dataset;
-    const key = `${page.code}:${handover || copy || drop}`;
+    const key = `${session.code}:${handover || copy || drop}`;
     if (copy) {
       try { await navigator.clipboard.writeText(links.get(key).url); toast(t('copied')); } catch { /* the link is on screen */ }
     } else if (drop) {
@@ -212,9 +209,9 @@ class Handing extends Drawn {
       asking.add(key);
       redraw();
       try {
-        const path = `/api/games/${encodeURIComponent(page.code)}/players/${encodeURIComponent(handover)}/handover`;
-        const made = await request('POST', path, { token: page.token });
-        const presence = page.live.presence;
+        const path = `/api/games/${encodeURIComponent(session.code)}/players/${encodeURIComponent(handover)}/handover`;
+        const made = await request('POST', path, { token: session.token });
+        const presence = session.live.presence;
         const away = Boolean(presence) && !presence.online.includes(handover);
         links.set(key, { url: made.url, qr: made.qr, until: Date.now() + made.expires_in * 1000, away });
       } catch (error) { toast(errorText(error), 'error'); }
@@ -225,7 +222,7 @@ class Handing extends Drawn {
 
   /** The button that makes a link for `player`'s seat (busy while it is being made). */
   giveButton(player, id, label, help = '') {
-    const busy = asking.has(`${page.code}:${player.id}`);
+    const busy = asking.has(`${this.session.code}:${player.id}`);
     return html`<button type="button" id="${id}" data-handover="${player.id}" ${help ? html`aria-describedby="${help}"` : ''} ${busy ? html`disabled aria-busy="true"` : ''}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : ''}${label}</button>`;
   }
 }
@@ -244,17 +241,17 @@ class SeatHandover extends Handing {
       <p class="muted">${t('seats_help')}</p>
       <ul class="seat-list">${state.players.map((p) => html`<li class="seat" id="seat-${p.id}">
         <p class="seat-who">${swatch(session.ruleset, p.character, false)} <strong>${p.name}</strong> ${status(p.id)}</p>
-        ${linkBlock(p, now) || this.giveButton(p, `handover-${p.id}`, t('seat_give', { name: p.name }))}</li>`)}</ul></section>`;
+        ${linkBlock(session.code, p, now) || this.giveButton(p, `handover-${p.id}`, t('seat_give', { name: p.name }))}</li>`)}</ul></section>`;
   }
 }
 
 /** A player's own phone: a link for the phone it moves to (the old one lets go once it is used). */
 class SeatMove extends Handing {
-  markup(state) {
+  markup(state, session) {
     const me = state.players.find((p) => p.id === state.you);
     if (!me || state.phase !== 'playing') return html``;
     // one button until a link is made (a planned switch is rare): then the link, its QR code and its minutes
-    const link = linkBlock(me, Date.now());
+    const link = linkBlock(session.code, me, Date.now());
     if (!link) {
       return html`<section class="card seat-move" aria-label="${t('seat_move_h')}"><p class="sr-only" id="seat-move-help">${t('seat_move_help')}</p>
         ${this.giveButton(me, 'seat-move-make', t('seat_move_h'), 'seat-move-help')}</section>`;

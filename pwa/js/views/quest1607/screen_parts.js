@@ -2,7 +2,7 @@
 // and what just happened), the roll, the event, a fight's outcome, each player's card, and the side
 // (the join code, the story, the dice so far); the fight itself and the end are in screen_fight.js,
 // loaded beside, as are the headline's words, the dice's tumble and the chart (`later`: each module
-// once it has come). A component is a function of the view ({state, ruleset, events, tv, later});
+// once it has come). A component is a function of the page's ctx ({state, ruleset, events, tv, later});
 // the two that remember something between draws (the dice that tumble, the event that glows) are
 // small classes.
 import { html, trusted } from '../../html.js';
@@ -15,7 +15,7 @@ import { story } from '../../logic/story.js';
 import { dieSvg, swatch } from '../../ui.js';
 import { feed } from '../common.js';
 
-const FEED_LINES = 9;
+export const FEED_LINES = 9;
 export const LEVELS = ['bronze', 'silver', 'gold'];
 export const nameIn = (state, pid) => (playerById(state, pid) || {}).name || '?';
 const diceOf = (dice) => html`${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}`;
@@ -117,11 +117,11 @@ export function playersPanel(view) {
     <div class="q-cards" id="q-cards">${view.state.players.map((p) => playerCard(view, p))}</div></section>`;
 }
 
-/** The side: how to join, the table's story large (newest first), and the dice so far (`chart`, once loaded). */
-export function side({ state, ruleset, events, tv, later }) {
+/** The side: how to join, the table's story large (its newest `limit` lines), and the dice so far (`chart`, once loaded). */
+export function side({ state, ruleset, events, tv, later }, limit = FEED_LINES) {
   const dist = diceDistribution(events);
   const thrown = dist.all.reduce((a, b) => a + b, 0);
-  const lines = tv.told(story(events, tellers, { state, ruleset, events }, { limit: FEED_LINES }), FEED_LINES);
+  const lines = tv.told(story(events, tellers, { state, ruleset, events }, { limit }), limit);
   return html`<aside class="screen-side q-side" id="q-side">${tv.control()}${state.phase === 'lobby' ? '' : tv.joinCode(state)}${tv.guide(state, ruleset)}${feed(lines, { big: true })}
     ${thrown && later.charts ? html`<div class="screen-chart q-chart" id="q-chart">${trusted(later.charts.barChart({
       title: t('dice_dist'), bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),

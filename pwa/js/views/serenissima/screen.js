@@ -20,7 +20,8 @@ const HEADLINE_LINES = 3;
 const FEED_LINES_AT_LEAST = 3;
 
 /** The headline: the game, what the table waits for now, and the newest moment. */
-function headline({ state, events, ctx }) {
+function headline(ctx) {
+  const { state, events } = ctx;
   // after the end, the headline says the end (and who won) alone
   const moment = state.phase === 'finished' ? null : lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
   const now = tableNow(state);
@@ -48,7 +49,8 @@ function tvLedger(state, ruleset, p) {
   </article>`;
 }
 
-function board({ state, ruleset, tv, events, ctx }) {
+function board(ctx) {
+  const { state, ruleset, tv, events } = ctx;
   const lines = tv.told(story(events, tellers, ctx, { limit: FEED_LINES }), FEED_LINES);
   return html`<div class="se-main" data-fill>
     <div class="se-col" data-fit>${state.round ? tracker(state, ruleset) : ''}
@@ -65,6 +67,7 @@ function board({ state, ruleset, tv, events, ctx }) {
 export function mount(root, { code }) {
   return mountScreen(root, {
     code, tellers, ready, least: FEED_LINES_AT_LEAST,
-    view: (c) => html`<div class="screen se-screen">${c.tv.control()}${headline(c)}${board(c)}</div>`,
+    cls: 'se-screen',
+    parts: [{ name: 'control', view: (ctx) => ctx.tv.control() }, { name: 'headline', view: headline }, { name: 'board', view: board }],
   });
 }

@@ -17,7 +17,8 @@ const FEED_LINES = 9;
 const HEADLINE_LINES = 3;
 const MIN_LINES = 3;
 
-function headline({ state, events, ctx }) {
+function headline(ctx) {
+  const { state, events } = ctx;
   // after the end, the headline says the end (and who won) alone
   const moment = state.phase === 'finished' ? null : lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
   return html`<section class="screen-turn vv-head" id="vv-head"><h1>${t('game_voyagers')}</h1>${yearLine(state)}
@@ -25,7 +26,8 @@ function headline({ state, events, ctx }) {
     <waiting-for class="screen-waiting"></waiting-for></section>`;
 }
 
-function board({ state, ruleset, tv, events, ctx }) {
+function board(ctx) {
+  const { state, ruleset, tv, events } = ctx;
   const over = state.phase === 'finished';
   const lines = tv.told(story(events, tellers, ctx, { limit: FEED_LINES }), FEED_LINES);
   return html`${rankingTable(state, ruleset)}<div class="vv-main" data-fill>
@@ -39,6 +41,7 @@ function board({ state, ruleset, tv, events, ctx }) {
 export function mount(root, { code }) {
   return mountScreen(root, {
     code, tellers, ready, least: MIN_LINES,
-    view: (c) => html`<div class="screen vv-screen">${c.tv.control()}${headline(c)}${board(c)}</div>`,
+    cls: 'vv-screen',
+    parts: [{ name: 'control', view: (ctx) => ctx.tv.control() }, { name: 'headline', view: headline }, { name: 'board', view: board }],
   });
 }
