@@ -1,11 +1,12 @@
 // Home: join a game by code, create one (with its house rules), or go back to a game this phone holds.
-// Each card is a component with its own state and markup; the page draws them in place (morph).
+// A page of parts (../page.js), one per card: each keeps its own state and draws in place, only when
+// what it reads changed.
 import { api, forgetGame, knownGames, normaliseCode, saveTokens } from '../api.js';
 import { html } from '../html.js';
 import { t, tx } from '../i18n.js';
 import { GAMES, rememberGame } from '../games.js';
-import { morph } from '../morph.js';
-import { errorText, listen, toast } from '../ui.js';
+import { Page } from '../page.js';
+import { errorText, toast } from '../ui.js';
 import { styled } from './home_strings.js';
 
 /** Each game's default ruleset (its house defaults, its characters), asked once. */
@@ -34,9 +35,17 @@ const around = (value, least, most) => Array.from({ length: Math.max(most, value
 const picked = (on, word) => (on ? html`${word}` : '');
 const numbers = (values, chosen) => values.map((n) => html`<option value="${n}" ${picked(n === chosen, 'selected')}>${n}</option>`);
 
+const hero = { name: 'hero', read: () => [], view: () => html`<section class="hero"><h1>${t('app')}</h1><p>${t('tagline')}</p></section>` };
+
 /** Join a game by its code. */
 class JoinCard {
-  constructor(navigate) { this.navigate = navigate; this.code = ''; }
+  constructor(navigate) {
+    this.navigate = navigate;
+    this.code = '';
+    this.on = { input: this.input, change: this.input, submit: this.submit };
+  }
+
+  read() { return [this.code]; }
 
   view() {
     return html`<section class="card" id="join-card">
@@ -50,28 +59,34 @@ class JoinCard {
     </section>`;
   }
 
-  input(el) { if (el.id === 'join-code') this.code = normaliseCode(el.value); }
+  input({ target: el }) {
+    if (el.id !== 'join-code' || normaliseCode(el.value) === this.code) return null;
+    this.code = normaliseCode(el.value);
+    return true;
+  }
 
-  submit(form) {
-    if (form.id !== 'join-form') return;
+  submit({ target: form }) {
+    if (form.id !== 'join-form') return null;
     const code = normaliseCode(form.querySelector('#join-code').value);
     if (code.length === 6) this.navigate(`/join/${code}`);
+    return null;
   }
 }
 
 /** Create a game: which game, and its house rules (only what differs from the defaults is sent). */
 class CreateCard {
-  constructor(navigate, redraw) {
+  constructor(navigate) {
     this.navigate = navigate;
-    this.redraw = redraw;
     this.ui = { game: 'quest1607', randomOrder: false, creating: false };
     this.defaults = {}; // game → its form settings as the ruleset has them
+    this.on = { input: this.input, change: this.input, submit: this.submit };
   }
+
+  read() { return [...Object.values(this.ui), this.defaults[this.ui.game]]; }
 
   /** Load a game's house defaults once (the form waits for them), then draw. */
   async choose(game) {
     this.ui.game = game;
-    this.redraw();
     if (!this.defaults[game]) {
       try {
         this.defaults[game] = defaultsOf(game, await rulesetOf(game));
@@ -81,7 +96,7 @@ class CreateCard {
       }
     }
     if (this.ui.game === game) Object.assign(this.ui, this.defaults[game]);
-    this.redraw();
+    this.page.schedule();
   }
 
   questOptions() {
@@ -156,31 +171,43 @@ class CreateCard {
     return quest;
   }
 
-  input(el) {
+  /** A control of the form: its value kept; true (draw the form) when that changed it. */
+  input({ target: el }) {
     const ui = this.ui;
-    if (el.name === 'game') { if (el.value !== ui.game) this.choose(el.value); return; }
+    if (el.name === 'game') {
+      if (el.value === ui.game) return null;
+      this.choose(el.value);
+      return true;
+    }
     const number = (least) => Math.max(least, Number(el.value) || least);
-    const read = {
-      'foreign-price': () => { ui.foreignPrice = number(0); },
-      'paid-to': () => { ui.paidTo = el.value; },
-      rounds: () => { ui.rounds = el.value === '' ? '' : number(1); },
-      'starting-gold': () => { ui.startingGold = number(0); },
-      'min-bid': () => { ui.minBid = Number(el.value); },
-      'random-order': () => { ui.randomOrder = el.checked; },
-      'sunk-crew': () => { ui.sunkCrew = Number(el.value); },
-      'max-ships': () => { ui.ships = Number(el.value); },
-      'defender-only': () => { ui.defenderOnly = el.checked; },
-      'offers-lapse': () => { ui.lapse = el.checked; },
-    }[el.id];
-    if (read) read();
-    if (el.name === 'quests') ui.quests = Number(el.value);
+    const [key, value] = el.name === 'quests' ? ['quests', Number(el.value)] : {
+      'foreign-price': () => ['foreignPrice', number(0)],
+      'paid-to': () => ['paidTo', el.value],
+      rounds: () => ['rounds', el.value === '' ? '' : number(1)],
+      'starting-gold': () => ['startingGold', number(0)],
+      'min-bid': () => ['minBid', Number(el.value)],
+      'random-order': () => ['randomOrder', el.checked],
+      'sunk-crew': () => ['sunkCrew', Number(el.value)],
+      'max-ships': () => ['ships', Number(el.value)],
+      'defender-only': () => ['defenderOnly', el.checked],
+      'offers-lapse': () => ['lapse', el.checked],
+    }[el.id]?.() ?? [];
+    if (!key || ui[key] === value) return null;
+    ui[key] = value;
+    return true;
   }
 
-  async submit(form) {
+  submit({ target: form }) {
     const { ui } = this;
-    if (form.id !== 'create-form' || !this.defaults[ui.game] || ui.creating) return;
+    if (form.id !== 'create-form' || !this.defaults[ui.game] || ui.creating) return null;
     ui.creating = true;
-    this.redraw();
+    this.create();
+    return true;
+  }
+
+  /** Make the game and open its lobby; a refusal is told, and Create can be tapped again. */
+  async create() {
+    const { ui } = this;
     try {
       const game = await api.createGame(this.options(), ui.game);
       rememberGame(game.code, ui.game);
@@ -189,7 +216,7 @@ class CreateCard {
     } catch (error) {
       toast(errorText(error), 'error');
       ui.creating = false;
-      this.redraw();
+      this.page.schedule();
     }
   }
 }
@@ -206,17 +233,23 @@ function standing(state) {
 
 /** The games this phone holds: which game, who this phone is in it, and where it stands. */
 class GamesCard {
-  constructor(redraw) { this.redraw = redraw; this.seen = {}; } // code → {state, ruleset}
+  constructor() {
+    this.seen = {}; // code → {state, ruleset}, a new object for each game told
+    this.on = { click: this.click };
+  }
+
+  read() { return [this.seen]; }
 
   /** Ask the server where each game stands (the list shows at once, the words follow). */
   load() {
+    const told = (code, seen) => { this.seen = { ...this.seen, [code]: seen }; };
     for (const { code } of knownGames()) {
       api.state(code).then(async (state) => {
         rememberGame(code, state.game);
-        this.seen[code] = { state, ruleset: await rulesetOf(state.game).catch(() => null) };
+        told(code, { state, ruleset: await rulesetOf(state.game).catch(() => null) });
       }, (error) => {
-        if (error.status === 404) this.seen[code] = { state: { gone: true } };
-      }).then(this.redraw);
+        if (error.status === 404) told(code, { state: { gone: true } });
+      }).then(() => this.page.schedule());
     }
   }
 
@@ -247,27 +280,22 @@ class GamesCard {
       <ul class="games">${games.map((g) => this.item(g))}</ul></section>`;
   }
 
-  click(target) {
+  click({ target }) {
     const forget = target.closest('[data-forget]');
-    if (forget) { forgetGame(forget.dataset.forget); this.redraw(); }
+    if (!forget) return null;
+    forgetGame(forget.dataset.forget);
+    return true;
   }
 }
 
 export async function mount(root, { navigate }) {
   await styled;
-  const draw = () => morph(root, html`<section class="hero"><h1>${t('app')}</h1><p>${t('tagline')}</p></section>
-    ${cards.map((card) => card.view())}`);
-  const join = new JoinCard(navigate);
-  const create = new CreateCard(navigate, draw);
-  const games = new GamesCard(draw);
-  const cards = [games, join, create]; // a phone that holds games goes back to one first
-  const off = listen(root, {
-    submit: (event) => { event.preventDefault(); cards.forEach((card) => card.submit && card.submit(event.target)); },
-    input: (event) => cards.forEach((card) => card.input && card.input(event.target)),
-    change: (event) => cards.forEach((card) => card.input && card.input(event.target)),
-    click: (event) => games.click(event.target),
-  });
+  const create = new CreateCard(navigate);
+  const games = new GamesCard();
+  // a phone that holds games goes back to one first
+  const page = new Page(root, [hero, games, new JoinCard(navigate), create], () => ({}));
   create.choose(create.ui.game);
   games.load();
-  return { refresh: draw, unmount: off };
+  page.schedule();
+  return page.kept();
 }

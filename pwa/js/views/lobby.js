@@ -2,14 +2,13 @@
 // they arrive; the host starts the game from here. A phone that has joined goes on to /play. A
 // hand-over link (#handover=SECRET) opens here too: this phone takes that seat and goes on to /play;
 // a phone whose seat went to another comes back here (#seat-moved) and is told so.
-// Each card is a function of the lobby's state; the page draws them in place (morph), so a name half
-// typed and the land picked survive a player arriving.
+// A page of parts (../page.js), one per card, each drawn in place only when what it reads changed: a
+// player arriving draws the players and the lands, and a name half typed and the land picked survive it.
 import { api, qrUrl, saveTokens, tokensFor } from '../api.js';
-import { html } from '../html.js';
+import { html, render } from '../html.js';
 import { t } from '../i18n.js';
-import { morph } from '../morph.js';
-import { openGame } from '../session.js';
-import { characterStyle, errorText, listen, paintSwatches, swatch, toast } from '../ui.js';
+import { Page } from '../page.js';
+import { characterStyle, errorText, swatch, toast } from '../ui.js';
 import { explain, ruleLinked } from '../logic/format.js';
 import { rememberGame } from '../games.js';
 import { styled } from './home_strings.js';
@@ -106,8 +105,77 @@ function hostTools(state, rs, code, mine, startCheck) {
   </section>`;
 }
 
+/** The name typed and the land picked: kept, and drawn again (the form shows them). */
+function pick({ target: el }, { ui }) {
+  const key = el.id === 'player-name' ? 'name' : el.name === 'character' ? 'character' : null;
+  if (!key || ui[key] === el.value) return null;
+  ui[key] = el.value;
+  return true;
+}
+
+// The parts, drawn from ctx {state, ruleset, code, mine (this phone's tokens), ui, startCheck}; the
+// host's Start comes before their own join form: it is what the table waits for.
+const PARTS = [
+  { name: 'note', read: ({ ui }) => [ui.note], view: ({ ui }) => seatNote(ui.note, ui.moved) },
+  {
+    name: 'head',
+    read: ({ state, mine }) => [state.game, state.phase, Boolean(mine.host || mine.player)],
+    view: ({ state, code, mine }) => head(state, code, mine),
+  },
+  { name: 'players', read: ({ state, ruleset }) => [state.players, ruleset], view: ({ state, ruleset }) => players(state, ruleset) },
+  {
+    name: 'host',
+    read: ({ state, ruleset, mine, startCheck }) => [state, ruleset, mine.host, mine.randomOrder, startCheck],
+    view: ({ state, ruleset, code, mine, startCheck }) => hostTools(state, ruleset, code, mine, startCheck),
+    on: {
+      click: (event, { state, mine }) => (event.target.closest('#start')
+        ? { action: startAction(state, mine.randomOrder), label: t('start_game') } : null),
+      change({ target }, { code }) {
+        if (target.id !== 'random-order') return null;
+        saveTokens(code, { randomOrder: target.checked });
+        return true;
+      },
+    },
+  },
+  {
+    name: 'join',
+    read: ({ state, ruleset, mine, ui }) => [state.phase, state.players, ruleset, mine.host,
+      mine.player ? mine.player.name : null, ui.name, ui.character, ui.joining],
+    view: ({ state, ruleset, code, ui, mine }) => joining(state, ruleset, code, ui, mine),
+    on: {
+      input: pick,
+      change: pick,
+      submit(event, { code, ui }) {
+        if (event.target.id !== 'join-form') return null;
+        const name = ui.name.trim();
+        if (!name) { toast(t('name_required'), 'error'); return null; }
+        if (!ui.character) { toast(t('character_required'), 'error'); return null; }
+        ui.joining = true;
+        this.join(code, name, ui);
+        return true;
+      },
+    },
+    /** Join as `name`: the page follows the game as that player from then on (a host, as the host still). */
+    async join(code, name, ui) {
+      try {
+        const joined = await api.join(code, name, ui.character);
+        saveTokens(code, { player: { id: joined.player_id, token: joined.token, name } });
+        if (!tokensFor(code).host) { // the table sees this phone as that player now
+          this.page.session.close();
+          await this.page.open(code, joined.token, this.page.follow);
+        }
+      } catch (error) {
+        toast(errorText(error), 'error');
+      }
+      ui.joining = false;
+      this.page.schedule();
+    },
+  },
+];
+
 export async function mount(root, { code, navigate, hash = '' }) {
-  const ui = { name: '', character: null, joining: false, note: hash === '#seat-moved' ? t('seat_moved') : '' };
+  const moved = hash === '#seat-moved';
+  const ui = { name: '', character: null, joining: false, note: moved ? t('seat_moved') : '', moved };
   await styled;
   const secret = new URLSearchParams(hash.slice(1)).get('handover');
   if (hash) history.replaceState(null, '', location.pathname); // a secret stays out of the address bar
@@ -116,77 +184,28 @@ export async function mount(root, { code, navigate, hash = '' }) {
     if (!ui.note) { navigate(`/play/${code}`, { replace: true }); return {}; }
   }
   let state = null;
-  let session;
   let startCheck = null; // the game's start check, once its rules module has loaded
-
-  function draw() {
-    if (!state) return;
+  // each page its own parts (a part knows its page: a join that answers late goes to its own)
+  const page = new Page(root, PARTS.map((part) => ({ ...part })), () => (page.session && state
+    ? { state, ruleset: page.session.ruleset, code, mine: tokensFor(code), ui, startCheck } : null));
+  page.navigate = navigate;
+  /** Each state of the game: a phone with a part in it goes on once the game has started. */
+  page.follow = (s) => {
+    rememberGame(code, s.game);
     const mine = tokensFor(code);
-    if (state.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
-    if (state.phase !== 'lobby' && mine.host && !ui.note) { navigate(`/host/${code}`, { replace: true }); return; }
-    const rs = session.ruleset;
-    if (ui.character && state.players.some((p) => p.character === ui.character)) ui.character = null;
-    // the host's Start comes before their own join form: it is what the table waits for
-    morph(root, html`${seatNote(ui.note, hash === '#seat-moved')}${head(state, code, mine)}${players(state, rs)}
-      ${hostTools(state, rs, code, mine, startCheck)}${joining(state, rs, code, ui, mine)}`);
-    paintSwatches(root);
-  }
-
-  async function onSubmit(event) {
-    event.preventDefault();
-    if (event.target.id !== 'join-form') return;
-    const name = ui.name.trim();
-    if (!name) { toast(t('name_required'), 'error'); return; }
-    if (!ui.character) { toast(t('character_required'), 'error'); return; }
-    ui.joining = true; draw();
-    try {
-      const joined = await api.join(code, name, ui.character);
-      saveTokens(code, { player: { id: joined.player_id, token: joined.token, name } });
-      if (!tokensFor(code).host) await watch(joined.token); // the table sees this phone as that player now
-    } catch (error) {
-      toast(errorText(error), 'error');
-    }
-    ui.joining = false;
-    draw();
-  }
-
-  async function onClick(event) {
-    if (!event.target.closest('#start')) return;
-    const action = startAction(state, tokensFor(code).randomOrder);
-    try {
-      const answer = await api.act(code, tokensFor(code).host, action);
-      session.live.apply(answer.version, answer.state, answer.events || []);
-    } catch (error) { toast(errorText(error), 'error'); }
-  }
-
-  function onInput(event) {
-    const el = event.target;
-    if (el.id === 'player-name') ui.name = el.value;
-    if (el.name === 'character') ui.character = el.value;
-    if (el.id === 'random-order') saveTokens(code, { randomOrder: el.checked });
-  }
-
-  /** Follow the game as the bearer of `token` (null: the public view). */
-  async function watch(token) {
-    if (session) session.close();
-    session = await openGame(code, token, {
-      onState: (s) => {
-        state = s;
-        rememberGame(code, s.game);
-        if (!startCheck && START_CHECKS[s.game]) START_CHECKS[s.game]().then((check) => { startCheck = check; draw(); });
-        draw();
-      },
-    });
-  }
-
-  const off = listen(root, { submit: onSubmit, click: onClick, input: onInput, change: onInput });
+    if (s.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
+    if (s.phase !== 'lobby' && mine.host && !ui.note) { navigate(`/host/${code}`, { replace: true }); return; }
+    state = s;
+    if (ui.character && s.players.some((p) => p.character === ui.character)) ui.character = null;
+    if (!startCheck && START_CHECKS[s.game]) START_CHECKS[s.game]().then((check) => { startCheck = check; page.schedule(); });
+    page.schedule();
+  };
   const mine = tokensFor(code);
   try {
-    await watch(mine.host || (mine.player && mine.player.token) || null);
+    return await page.open(code, mine.host || (mine.player && mine.player.token) || null, page.follow);
   } catch (error) {
-    morph(root, html`<section class="card"><h1>${t('app')}</h1><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);
-    off();
-    return { unmount() {} };
+    page.kept().unmount();
+    render(root, html`<section class="card"><h1>${t('app')}</h1><p>${error.status === 404 ? t('unknown_game', { code }) : errorText(error)}</p><a class="button" data-link href="/">${t('app')}</a></section>`);
+    return {};
   }
-  return { refresh: draw, unmount() { off(); session.close(); } };
 }

@@ -3,10 +3,13 @@
 // from the ruleset itself (house rules marked). `?code=` shows a game's own ruleset, house rules and all.
 // The same book opens over a game's page (rule_dialog.js: `over`), which stays open beneath it.
 // The rule texts are an answer of their own (/api/…/rules): only the book and a rule opened load them.
+// The book is a page of parts (../page.js): a search draws the count and the chapters, a rule lit up
+// the chapters (or the numbers, for an event).
 import { api, normaliseCode, request } from '../api.js';
-import { html, render } from '../html.js';
+import { html } from '../html.js';
 import { t, tx } from '../i18n.js';
 import { formatResources, listOf, requirementText, resName, useRuleset } from '../logic/format.js';
+import { Page } from '../page.js';
 import { styled } from './rule_strings.js';
 
 /** Lower case without accents, so "é" finds "e" and "Kanon" finds "kanon". */
@@ -59,7 +62,7 @@ function settings(rs, caption, rows) {
 
 const named = (list, id) => tx(((list || []).find((x) => x.id === id) || {}).name) || id;
 
-function questNumbers(rs) {
+function questNumbers(rs, lit) {
   const cost = (c) => [formatResources(c.pay), c.choice ? `${c.choice.count} ${c.choice.of.map(resName).join(` ${t('rb_or')} `)}` : '']
     .filter(Boolean).join(' + ');
   const what = (key) => (key === 'quest' ? t('quest_card') : t('upgrade_part', { part: t(key) }));
@@ -87,7 +90,7 @@ function questNumbers(rs) {
     ${table(t('rb_lands'), [t('rb_lands'), t('rb_resource')], rs.characters.map((c) => html`<tr><th scope="row">${tx(c.name)}</th><td>${resName(c.land_resource)}</td></tr>`))}
     ${table(t('rb_quests'), [t('rb_level'), t('rb_title_col'), t('rb_text')], rs.quests.map((q) => html`<tr><td>${t(q.level)}</td><th scope="row">${tx(q.title)}</th>
       <td>${tx(q.text)}<span class="muted"> (${listOf(q.requirements.map(requirementText))})</span></td></tr>`))}
-    ${table(t('rb_events'), [t('rb_id'), t('rb_title_col'), t('rb_text')], rs.events.map((e) => html`<tr id="${e.id}" tabindex="-1"><th scope="row">${e.id}</th><td>${tx(e.title)}</td><td>${tx(e.text)}</td></tr>`))}`;
+    ${table(t('rb_events'), [t('rb_id'), t('rb_title_col'), t('rb_text')], rs.events.map((e) => html`<tr id="${e.id}" tabindex="-1" ${e.id === lit ? html`class="lit"` : ''}><th scope="row">${e.id}</th><td>${tx(e.title)}</td><td>${tx(e.text)}</td></tr>`))}`;
 }
 
 function serenissimaNumbers(rs) {
@@ -117,8 +120,8 @@ function voyagersNumbers(rs) {
 
 const NUMBERS = { quest1607: questNumbers, serenissima: serenissimaNumbers, voyagers: voyagersNumbers };
 
-/** One rule under its ID (the anchor a refusal's link names). */
-export const ruleEntry = (id, rule) => html`<article class="rb-rule" id="${id}" tabindex="-1" aria-labelledby="${id}-h">
+/** One rule under its ID (the anchor a refusal's link names), `lit` when a link named it. */
+export const ruleEntry = (id, rule, lit = false) => html`<article class="${lit ? 'rb-rule lit' : 'rb-rule'}" id="${id}" tabindex="-1" aria-labelledby="${id}-h">
   <h3 id="${id}-h"><a class="rb-id" href="#${id}">${id}</a> ${tx(rule.title)}</h3><p>${tx(rule.text)}</p></article>`;
 
 /** The ruleset a page shows with its rulebook's texts: a game's own (`code`), else the game's defaults. */
@@ -135,69 +138,81 @@ export async function bookFor(game, code) {
  */
 export async function mount(root, { game, hash, code: given, over = false }) {
   const code = over ? given : normaliseCode(new URLSearchParams(location.search).get('code') || '') || null;
-  let query = '';
-  let rs = null;
-  let lit = '';
-
-  const draw = () => {
-    if (!rs) { render(root, html`<p class="why" role="alert">${t('rb_unavailable')}</p>`); return; }
-    const book = rs.rules;
-    const found = matching(book.rules, query);
-    render(root, html`<div class="rulebook">
-      <h1 id="rb-h">${t('rb_title', { game: tx(rs.name) })}</h1>
-      <p class="muted">${tx(book.source)}${code ? html` ${t('rb_of_game', { code })}` : ''}</p>
-      <div class="rb-search"><label for="rb-q">${t('rb_search')}</label>
-        <input type="search" id="rb-q" value="${query}" autocomplete="off" spellcheck="false" aria-describedby="rb-count"></div>
-      <p id="rb-count" class="muted" role="status">${query ? (found.size ? t('rb_found', { n: found.size }) : t('rb_none')) : t('rb_all', { n: found.size })}</p>
-      <nav aria-label="${t('rb_chapters')}"><ol class="rb-toc">${book.chapters.map((c) => html`<li><a href="#ch-${c.id}">${tx(c.title)}</a></li>`)}</ol></nav>
-      ${book.chapters.map((c) => html`<section class="rb-chapter" id="ch-${c.id}" aria-labelledby="ch-${c.id}-h" ${c.rules.some((id) => found.has(id)) ? '' : html`hidden`}>
-        <h2 id="ch-${c.id}-h">${tx(c.title)}</h2>
-        ${c.rules.map((id) => (found.has(id) ? ruleEntry(id, book.rules[id]) : ''))}</section>`)}
-      <section class="rb-numbers" aria-labelledby="rb-numbers-h"><h2 id="rb-numbers-h">${t('rb_numbers')}</h2>${NUMBERS[game](rs)}</section>
-    </div>`);
-    if (lit) root.querySelector(`[id="${lit}"]`)?.classList.add('lit');
-  };
-
-  /** Scroll to the rule (or event) the hash names (the address's, or `named`), light it up and focus it. */
-  const reveal = (named) => {
-    const id = decodeURIComponent((typeof named === 'string' ? named : location.hash).slice(1));
-    root.querySelector('.lit')?.classList.remove('lit');
-    const target = id && root.querySelector(`[id="${CSS.escape(id)}"]`);
-    lit = target ? id : '';
-    if (!target) return;
-    target.classList.add('lit');
-    target.scrollIntoView({ block: 'start' });
-    target.focus({ preventScroll: true });
-  };
-
-  const onInput = (event) => {
-    if (event.target.id !== 'rb-q') return;
-    query = event.target.value;
-    draw();
-  };
-  const onClick = (event) => {
-    const link = event.target.closest('a[href^="#"]');
-    if (!link) return;
-    event.preventDefault();
-    reveal(link.getAttribute('href'));
-  };
-  root.addEventListener('input', onInput);
-  if (over) root.addEventListener('click', onClick);
-  else window.addEventListener('hashchange', reveal);
   await styled;
+  let rs = null;
   try {
     rs = await bookFor(game, code);
     useRuleset(rs);
   } catch { /* offline without a cached copy: the page says so */ }
-  draw();
-  if (over && hash) reveal(hash);
-  return {
-    refresh: draw,
-    scroll: hash && !over ? reveal : null,
-    unmount() {
-      root.removeEventListener('input', onInput);
-      root.removeEventListener('click', onClick);
-      window.removeEventListener('hashchange', reveal);
-    },
+  const book = Object.assign(document.createElement('div'), { className: 'rulebook' });
+  let query = '';
+  let found = rs && matching(rs.rules.rules, query); // the rules the search finds, a new set for each search
+  let lit = ''; // the rule (or event) a link named
+
+  /** Scroll to the rule (or event) the hash names (the address's, or `named`), light it up and focus it. */
+  const reveal = (named) => {
+    const id = decodeURIComponent((typeof named === 'string' ? named : location.hash).slice(1));
+    const target = id && book.querySelector(`[id="${CSS.escape(id)}"]`);
+    lit = target ? id : '';
+    page.schedule();
+    if (!target) return;
+    target.scrollIntoView({ block: 'start' });
+    target.focus({ preventScroll: true });
   };
+  /** A link of the book (`selector`) scrolls the book there; over a game's page, the address stays the game's. */
+  const jump = (selector) => (event) => {
+    const link = event.target.closest(selector);
+    if (!link) return null;
+    event.preventDefault();
+    if (!over) history.pushState(null, '', link.hash); // Back goes to the rule shown before (app.js routes it)
+    reveal(link.hash);
+    return null;
+  };
+  const parts = !rs ? [{ name: 'unavailable', read: () => [], view: () => html`<p class="why" role="alert">${t('rb_unavailable')}</p>` }] : [
+    {
+      name: 'title',
+      read: () => [],
+      view: () => html`<h1 id="rb-h">${t('rb_title', { game: tx(rs.name) })}</h1>
+        <p class="muted">${tx(rs.rules.source)}${code ? html` ${t('rb_of_game', { code })}` : ''}</p>`,
+    },
+    {
+      name: 'search',
+      read: () => [found],
+      view: () => html`<div class="rb-search"><label for="rb-q">${t('rb_search')}</label>
+          <input type="search" id="rb-q" value="${query}" autocomplete="off" spellcheck="false" aria-describedby="rb-count"></div>
+        <p id="rb-count" class="muted" role="status">${query ? (found.size ? t('rb_found', { n: found.size }) : t('rb_none')) : t('rb_all', { n: found.size })}</p>`,
+      on: {
+        input({ target }) {
+          if (target.id !== 'rb-q') return null;
+          query = target.value;
+          found = matching(rs.rules.rules, query);
+          return true;
+        },
+      },
+    },
+    {
+      name: 'toc',
+      read: () => [],
+      view: () => html`<nav aria-label="${t('rb_chapters')}"><ol class="rb-toc">${rs.rules.chapters.map((c) => html`<li><a href="#ch-${c.id}">${tx(c.title)}</a></li>`)}</ol></nav>`,
+      on: { click: jump('.rb-toc a') },
+    },
+    {
+      name: 'chapters',
+      read: () => [found, lit],
+      view: () => html`${rs.rules.chapters.map((c) => html`<section class="rb-chapter" id="ch-${c.id}" aria-labelledby="ch-${c.id}-h" ${c.rules.some((id) => found.has(id)) ? '' : html`hidden`}>
+        <h2 id="ch-${c.id}-h">${tx(c.title)}</h2>
+        ${c.rules.map((id) => (found.has(id) ? ruleEntry(id, rs.rules.rules[id], id === lit) : ''))}</section>`)}`,
+      on: { click: jump('a.rb-id') },
+    },
+    {
+      name: 'numbers',
+      read: () => [lit],
+      view: () => html`<section class="rb-numbers" aria-labelledby="rb-numbers-h"><h2 id="rb-numbers-h">${t('rb_numbers')}</h2>${NUMBERS[game](rs, lit)}</section>`,
+    },
+  ];
+  const page = new Page(book, parts, () => ({}));
+  root.replaceChildren(book);
+  page.draw(); // at once: the rule to show is there to scroll to
+  if (over && hash) reveal(hash);
+  return { ...page.kept(), scroll: hash && !over ? reveal : null };
 }
