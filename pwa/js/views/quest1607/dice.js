@@ -9,6 +9,12 @@ import { dieSvg } from '../../ui.js';
 
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
+/** Dice that have just come to rest: `el` lands for a moment (app.css). */
+export function land(el) {
+  el.classList.add('landed');
+  setTimeout(() => el.classList.remove('landed'), 400);
+}
+
 /** Tumble the dice in `container` for a moment, then settle on the server's values. */
 export function animateDice(container, dice) {
   if (!container || !dice) return;
@@ -21,8 +27,7 @@ export function animateDice(container, dice) {
     if (frames <= 0) {
       container.classList.remove('rolling');
       morph(container, final());
-      container.classList.add('landed');
-      setTimeout(() => container.classList.remove('landed'), 400);
+      land(container);
       return;
     }
     frames -= 1;

@@ -1,6 +1,6 @@
 // The host panel's report (loaded beside the panel: it sits below the first screenful while the game
-// runs): the resources and quest levels of each player over the rounds, and each player's dice luck,
-// folded from the event stream. Its words come with it.
+// runs, above the story once it is over): the resources and quest levels of each player over the
+// rounds, and each player's dice luck, folded from the event stream. Its words come with it.
 import { html, trusted } from '../../html.js';
 import { extend, t } from '../../i18n.js';
 import { playerById } from '../../logic/quest1607_facts.js';
@@ -22,7 +22,7 @@ extend({
 });
 
 /** The report: resources and quest levels over the rounds, and each player's dice luck. */
-export function report({ state, ruleset, events }) {
+function report({ state, ruleset, events }) {
   const line = timeline(events);
   const luck = luckPerPlayer(events);
   const colour = (pid) => characterStyle(ruleset, (playerById(state, pid) || {}).character).colour;
@@ -37,3 +37,9 @@ export function report({ state, ruleset, events }) {
   return html`<section class="card report" id="report"><h2>${state.phase === 'finished' ? t('report') : t('report_so_far')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
 }
 
+/** The report as a part of the panel (../../page.js), drawn while the game is in `phase`. */
+export const reportCard = (phase) => ({
+  name: `report-${phase}`,
+  read: ({ state, ruleset, events }) => [ruleset, state.phase, state.players, events],
+  view: (ctx) => (ctx.state.phase === phase ? report(ctx) : ''),
+});

@@ -10,22 +10,14 @@ import { tellers } from '../../logic/serenissima_table.js';
 import { story } from '../../logic/story.js';
 import { toast } from '../../ui.js';
 import { drawnWith } from '../../page.js';
-import { guideCard, hostPanel } from '../host_panel.js';
+import { guideCard, hostPanel, hostStrip } from '../host_panel.js';
 import { labelOf } from '../phone_cards.js';
 import { feed } from '../common.js';
-import { checkedButton, nowStrip, recordNote, stripClick, tapItems } from '../parts.js';
+import { checkedButton, recordNote, tapItems } from '../parts.js';
 import './strings.js';
 import '../seat_strings.js';
 
 const FEED_LINES = 6;
-
-const strip = {
-  view: ({ session }) => {
-    const taps = tapItems(session);
-    return taps.length ? nowStrip(html`<strong>${t('host_panel')}</strong>`, taps) : '';
-  },
-  on: { click: (event, { session }) => { stripClick(event, session); return null; } },
-};
 
 /** The links to the other devices, undo, and the dice seed (revealed at the end). */
 const control = {
@@ -68,7 +60,7 @@ const table = (m, ctx) => {
     ${state.phase === 'playing' ? html`<section class="card" id="host-end"><button type="button" id="end-game" class="danger">${t('se_end_game')}</button></section>` : ''}`;
 };
 
-export function mount(root, { code }) {
+export function mount(root, { code, navigate }) {
   const panels = import('./parts.js').then((m) => m.ready.then(() => m));
-  return hostPanel(root, [strip, control, guideCard(), drawnWith(panels, table)], { code });
+  return hostPanel(root, [hostStrip, control, guideCard(), drawnWith(panels, table)], { code, navigate });
 }

@@ -72,10 +72,10 @@ const board = (m, { state, ruleset: rs }) => html`
   ${state.display.length ? html`<section class="card" id="vv-display"><h2>${t('vv_display')}</h2>${m.displayCards(state)}</section>` : ''}
   ${m.bidPanel(state, rs)}${state.phase === 'finished' ? '' : m.rankingTable(state, rs)}${m.playersList(state, rs)}`;
 
-export function mount(root, { code }) {
+export function mount(root, { code, navigate }) {
   // the year line and the final ranking join the control and the story once the panels have come
   panels.then((m) => { control.yearLine = m.yearLine; table.rankingTable = m.rankingTable; });
   const cards = [hostStrip(), control, guideCard(), table, form('DisplayForm'), form('OrderForm'), drawnWith(panels, board), form('GoldForm'),
     { view: () => html`<seat-handover></seat-handover>` }];
-  return hostPanel(root, cards, { code });
+  return hostPanel(root, cards, { code, navigate });
 }
