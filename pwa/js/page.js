@@ -1,7 +1,6 @@
 // The one page model (pwa/README.md says it whole): parts, each {name, read(ctx), view(ctx), on, sent},
 // drawn in slots of their own, once per task, only when their inputs or their markup changed.
 import { morph } from './morph.js';
-import { openGame } from './session.js';
 import { listen, paintSwatches } from './ui.js';
 
 const TYPES = ['click', 'input', 'change', 'submit'];
@@ -64,10 +63,10 @@ export class Page {
     // busy while a part that loads later has not come: it draws itself when it does
     const busy = String(this.parts.some((part) => part.coming));
     if (this.root.getAttribute('aria-busy') !== busy) this.root.setAttribute('aria-busy', busy);
-    for (const el of this.root.querySelectorAll(SELF_DRAWN)) { // they draw from the page's session, and a new state
-      if (!el.update || (ctx.state === this.state && el.session === this.session)) continue;
+    for (const el of this.root.querySelectorAll(SELF_DRAWN)) { // they draw from the page's session (kept by one not yet defined), and a new state
+      const fresh = el.session !== this.session;
       el.session = this.session;
-      el.update();
+      if (el.update && (fresh || ctx.state !== this.state)) el.update();
     }
     this.state = ctx.state;
     if (this.after) this.after(drawn, ctx);
@@ -122,6 +121,7 @@ export class Page {
 
   /** Open the game as the bearer of `token` (every change draws); resolves to what the router keeps. */
   async open(code, token, onState, options = {}) {
+    const { openGame } = await import('./session.js'); // a page without a game (home, the rulebook) does without it
     this.session = await openGame(code, token, { navigate: this.navigate, ...options, onState, onChange: () => this.schedule() });
     this.schedule();
     return this.kept();

@@ -5,7 +5,6 @@ import { LiveGame } from './conn.js';
 import { addTexts, lang, onSwitch, t } from './i18n.js';
 import { useRuleset } from './logic/format.js';
 import { EventLog } from './logic/story.js';
-import { Outbox } from './outbox.js';
 import { errorText, setConnection, toast } from './ui.js';
 
 /** How many changes back a page's story starts; `history: 'all'` fetches every event instead. */
@@ -82,13 +81,19 @@ export async function openGame(code, token, { onState, onEvents, onChange, navig
     // a refused socket may be a seat that moved: the API says so
     onRefused: () => token && api.state(code, token).catch((e) => e.body && e.body.error === 'seat_moved' && lost()),
   });
-  if (token) {
+  if (token) { // a public view (a TV) has no taps to send
+    const { Outbox } = await import('./outbox.js');
     session.outbox = new Outbox(code, token, session.live, {
       onChange: changed,
       onAnswer: (entry, answer) => (answer.body && answer.body.error === 'seat_moved' ? lost() : told(session, entry, answer)),
     });
   }
   session.changed = changed;
+  /** The story's "is back" lines (words of views/seats.js, which notes the returns), each after the change it followed. */
+  session.returnLines = () => session.returns.map((r) => ({
+    version: r.version, moment: false, undone: false,
+    text: t('seat_back', { name: (session.live.state.players.find((p) => p.id === r.pid) || {}).name || r.pid }),
+  }));
   /** A short note for the strip (one that stays until it is dismissed). */
   session.notice = (text, tone) => {
     session.notices = [{ id: `n${Date.now()}-${session.notices.length}`, text, tone }, ...session.notices].slice(0, 3);

@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.api.client import Game
 from tests.api.test_whole_game import supply
 from tests.fixtures_server import wait_for
 
@@ -47,6 +48,16 @@ def draws(page: Page) -> Counter[str]:
     return Counter(page.evaluate(DRAWS))
 
 
+def three_corrections(game: Game, page: Page, player: str) -> Counter[str]:
+    """The host corrects `player`'s wood three times; the parts `page` drew meanwhile, with how often."""
+    draws_from_now(page)
+    for n in (1, -1, 2):
+        version = game.ok(game.host, {"type": "adjust", "player": player, "resources": {"wood": n},
+                                      "reason": "e2e: another's goods"})["version"]
+        drawn_version(page, version)
+    return draws(page)
+
+
 def drawn_version(page: Page, version: int) -> None:
     """Wait until the phone's story shows change `version` (its newest line), and the page is quiet."""
     newest = "(v) => Number(document.querySelector('.feed-lines li.newest')?.dataset.version) >= v"
@@ -59,14 +70,10 @@ def test_another_players_goods_draw_the_story_alone_and_leave_the_ship_card_unto
     game, active, other = quest_game(base_url)
     page = open_phone(phones, browser, game, other, "en-GB")
     expect(page.locator("#ships")).to_be_visible()
-    draws_from_now(page)
+    settled(page)
     page.evaluate(TOUCHES, "#ships")
     page.evaluate(TOUCHES, "#stock")
-    for n in (1, -1, 2):
-        version = game.ok(game.host, {"type": "adjust", "player": active, "resources": {"wood": n},
-                                      "reason": "e2e: another's goods"})["version"]
-        drawn_version(page, version)
-    drawn = draws(page)
+    drawn = three_corrections(game, page, active)
     assert drawn["feed"] == 3, drawn  # the story tells each change once
     assert set(drawn) <= {"feed", "StripCard"}, drawn
     assert page.evaluate("() => window.__touched") == {"#ships": 0, "#stock": 0}
@@ -82,13 +89,9 @@ def test_another_players_goods_draw_the_tvs_players_and_story_and_leave_its_roll
     try:
         page = tv.goto(f"/screen/{game.code}")
         expect(page.locator("#q-roll #dice-row")).to_be_visible()
-        draws_from_now(page)
+        settled(page)
         page.evaluate(TOUCHES, "#q-main")
-        for n in (1, -1, 2):
-            version = game.ok(game.host, {"type": "adjust", "player": active, "resources": {"wood": n},
-                                          "reason": "e2e: the TV's parts"})["version"]
-            drawn_version(page, version)
-        drawn = draws(page)
+        drawn = three_corrections(game, page, active)
         assert drawn["players"] == 3 and drawn["side"] == 3, drawn
         assert set(drawn) <= {"head", "players", "side"}, drawn
         assert page.evaluate("() => window.__touched") == {"#q-main": 0}

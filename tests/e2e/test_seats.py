@@ -22,7 +22,7 @@ from tests.api.client import Game
 from tests.api.test_whole_game import me as own_entry
 from tests.api.test_whole_game import meet, supply
 
-from .helpers import SHOTS, Device, api, close_all, quest_table, state_of, strip, top_shot, unfold
+from .helpers import SHOTS, Device, api, close_all, quest_table, state_of, strip, top_shot
 
 pytestmark = pytest.mark.e2e
 
@@ -223,7 +223,7 @@ def test_the_phone_asks_before_the_move_that_ends_the_game(table: dict[str, Any]
         pytest.fail("Anna did not complete Gold")
     page = table["devices"]["anna"].page
     page.locator("#do-roll").click()
-    unfold(page, "#sail-form")
+    expect(page.locator("#sail-form")).to_have_attribute("open", "")  # it opens by itself after the roll
     edge = page.locator("#edge")
     expect(edge).to_be_enabled()
     edge.click()

@@ -64,3 +64,9 @@ export function fishCount(state, ruleset) {
   const water = state.combat && state.combat.water;
   return water ? Math.min(ruleset.fish, total(water)) : ruleset.fish;
 }
+
+/** The most recent roll in the stream, with what it brought. */
+export function lastRoll(events) {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === 'DiceRolled') return events[i];
+  return null;
+}

@@ -125,11 +125,6 @@ export function timeline(events) {
   return { players, rounds, resources: series.resources, levels: series.levels };
 }
 
-/** The most recent roll in the stream, with what it brought. */
-export function lastRoll(events) {
-  for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === 'DiceRolled') return events[i];
-  return null;
-}
 
 /**
  * The marks of a count's axis from `min` to `max`: a "nice" step (1, 2 or 5 times a power of ten, 1 at least)

@@ -47,7 +47,7 @@ function fitScreen(root, tv, least) {
  * once `ready` (the game's sheet) has loaded; `least` story lines stay on a TV.
  */
 export async function mountScreen(root, { code, tellers, parts, cls, least, ready }) {
-  const box = Object.assign(document.createElement('div'), { className: `screen ${cls}` });
+  const box = document.createElement('div'); // the screen, once its first draw is in it
   root.replaceChildren(box);
   let session = null;
   const tv = new SharedScreen(code, tellers, () => page.schedule());
@@ -56,6 +56,7 @@ export async function mountScreen(root, { code, tellers, parts, cls, least, read
     return state && { state, ruleset: session.ruleset, events: session.log.all(), tv };
   });
   page.after = (drawn, ctx) => {
+    if (!box.className) box.className = `screen ${cls}`;
     if (drawn.size) fitScreen(box, tv, least);
     tv.announce(session.log, ctx.state.version, ctx);
   };

@@ -25,11 +25,6 @@ let timer = 0;
 
 const nameOf = (state, pid) => (state.players.find((p) => p.id === pid) || {}).name || pid;
 
-/** The story's "is back" lines of `session`: a player back after being away, each after the change it followed. */
-export const returnLines = (session) => session.returns.map((r) => ({
-  version: r.version, text: t('seat_back', { name: nameOf(session.live.state, r.pid) }), moment: false, undone: false,
-}));
-
 if (!document.querySelector('link[href="/css/seats.css"]')) {
   document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/css/seats.css' }));
 }

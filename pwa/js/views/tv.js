@@ -111,7 +111,7 @@ export class SharedScreen {
 
   /** The story's newest `limit` lines with "Bram is back" among them, each after the change it followed. */
   told(lines, limit) {
-    const back = this.seats && this.session ? this.seats.returnLines(this.session) : [];
+    const back = this.session ? this.session.returnLines() : [];
     return back.length ? [...lines, ...back].sort((a, b) => b.version - a.version).slice(0, limit) : lines;
   }
 
@@ -139,7 +139,6 @@ export class SharedScreen {
   async open(onState, draw) {
     const session = await openGame(this.code, null, { onState, onChange: draw, history: 'all' });
     this.session = session;
-    import('./seats.js').then((m) => { this.seats = m; }); // the story's "is back" lines
     return { session, page: { refresh: draw, unmount: () => { this.close(); session.close(); } } };
   }
 

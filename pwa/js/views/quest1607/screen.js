@@ -101,12 +101,13 @@ function fit(box, columns) {
  */
 function watchSize(root, selectors, redraw) {
   if (!('ResizeObserver' in window)) return { stop: () => {}, drawn: () => {} };
-  const heights = new Map();
+  const heights = new Map(); // border-box heights, as the observer's entries give them (reading the page here would lay it out)
   const height = (el) => el.getBoundingClientRect().height;
+  const measured = (e) => (e.borderBoxSize && e.borderBoxSize[0] ? e.borderBoxSize[0].blockSize : e.contentRect.height);
   let queued = 0;
   const observer = new ResizeObserver((entries) => {
-    const changed = entries.some((e) => heights.has(e.target) && heights.get(e.target) !== height(e.target));
-    for (const e of entries) heights.set(e.target, height(e.target));
+    const changed = entries.some((e) => heights.has(e.target) && heights.get(e.target) !== measured(e));
+    for (const e of entries) heights.set(e.target, measured(e));
     if (changed && !queued) queued = requestAnimationFrame(() => { queued = 0; redraw(); });
   });
   const follow = () => selectors.map((s) => root.querySelector(s)).filter((el) => el && !heights.has(el)).forEach((el) => {
@@ -124,7 +125,7 @@ function watchSize(root, selectors, redraw) {
 export async function mount(root, { code }) {
   const styled = Promise.all([screenSheet(), sheet('/css/tv.css')]);
   const later = {}; // what loads beside the page: each module once it has come
-  const box = Object.assign(document.createElement('div'), { className: 'screen q-screen' });
+  const box = document.createElement('div'); // the screen, once its first draw is in it
   root.replaceChildren(box);
   const roll = new RollPanel();
   const event = new EventPanel();
@@ -161,6 +162,7 @@ export async function mount(root, { code }) {
   const sizes = watchSize(box, ['#q-head', '#q-cards'], () => page.schedule(players));
   let headHeight = -1;
   page.after = (drawn, ctx) => {
+    if (!box.className) box.className = 'screen q-screen';
     if (window.innerWidth > WIDE) {
       // a taller head leaves every column less room: each fits again; a shorter one, more: each is drawn whole again
       const height = box.querySelector('#q-head').offsetHeight;
@@ -176,7 +178,7 @@ export async function mount(root, { code }) {
   };
   const whole = () => { sidePart.lines = FEED_LINES; page.refresh(); };
   window.addEventListener('resize', whole); // a TV fits again at its new size
-  const beside = { news: import('./news.js'), fight: import('./screen_fight.js'), dice: import('./dice.js'), charts: import('../../charts.js') };
+  const beside = { news: import('./news.js'), fight: import('./screen_fight.js'), dice: import('./dice.js'), charts: import('../../charts.js'), stats: import('../../logic/stats.js') };
   for (const [name, loading] of Object.entries(beside)) loading.then((m) => { later[name] = m; page.schedule(); });
   await styled;
   let kept;

@@ -1,16 +1,15 @@
 // The sections of Quest 1607's shared screen, one component each: the head (whose turn or who won,
 // and what just happened), the roll, the event, a fight's outcome, each player's card, and the side
 // (the join code, the story, the dice so far); the fight itself and the end are in screen_fight.js,
-// loaded beside, as are the headline's words, the dice's tumble and the chart (`later`: each module
+// loaded beside, as are the headline's words, the dice's tumble and the chart with its counts (`later`: each module
 // once it has come). A component is a function of the page's ctx ({state, ruleset, events, tv, later});
 // the two that remember something between draws (the dice that tumble, the event that glows) are
 // small classes.
 import { html, trusted } from '../../html.js';
 import { t, tx } from '../../i18n.js';
-import { allowance, playerById } from '../../logic/quest1607_facts.js';
+import { allowance, lastRoll, playerById } from '../../logic/quest1607_facts.js';
 import { formatDelta, formatResources, ruleLink } from '../../logic/format.js';
 import { outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
-import { diceDistribution, lastRoll } from '../../logic/stats.js';
 import { story } from '../../logic/story.js';
 import { dieSvg, swatch } from '../../ui.js';
 import { feed } from '../common.js';
@@ -35,7 +34,7 @@ export function head({ state, ruleset, events, later }) {
 
 /** The dice of this turn big, or before its roll the last one, smaller, with whose it was. */
 export class RollPanel {
-  constructor() { this.key = null; }
+  constructor() { this.key = undefined; } // undefined: not drawn yet (null: no dice this turn yet)
 
   markup({ state, ruleset, events, later }) {
     if (state.phase !== 'playing') return '';
@@ -56,7 +55,7 @@ export class RollPanel {
   after(root, { state, later }) {
     const dice = state.turn && state.turn.dice;
     const key = dice ? dice.move.index : null;
-    if (key !== null && this.key !== null && key !== this.key && later.dice) later.dice.animateDice(root.querySelector('#dice-row'), dice);
+    if (key !== null && this.key !== undefined && key !== this.key && later.dice) later.dice.animateDice(root.querySelector('#dice-row'), dice);
     this.key = key;
   }
 }
@@ -119,7 +118,7 @@ export function playersPanel(view) {
 
 /** The side: how to join, the table's story large (its newest `limit` lines), and the dice so far (`chart`, once loaded). */
 export function side({ state, ruleset, events, tv, later }, limit = FEED_LINES) {
-  const dist = diceDistribution(events);
+  const dist = later.stats ? later.stats.diceDistribution(events) : { all: [] };
   const thrown = dist.all.reduce((a, b) => a + b, 0);
   const lines = tv.told(story(events, tellers, { state, ruleset, events }, { limit }), limit);
   return html`<aside class="screen-side q-side" id="q-side">${tv.control()}${state.phase === 'lobby' ? '' : tv.joinCode(state)}${tv.guide(state, ruleset)}${feed(lines, { big: true })}
