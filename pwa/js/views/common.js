@@ -22,6 +22,6 @@ export function sheet(href, first = false) {
 /** The table's story, newest first: the last few lines on a phone, the big feed on a screen. */
 export function feed(lines, { big = false } = {}) {
   return html`<section class="feed ${big ? 'feed-big' : 'card'}" aria-labelledby="feed-h"><h2 id="feed-h">${t('feed_h')}</h2>
-    ${lines.length ? html`<ol class="feed-lines">${lines.map((l, i) => html`<li class="${i === 0 ? 'newest' : ''} ${l.moment ? 'moment' : ''} ${l.undone ? 'undone' : ''}" data-key="v${l.version}" data-version="${l.version}">${l.text}</li>`)}</ol>`
+    ${lines.length ? html`<ol class="feed-lines">${lines.map((l, i) => html`<li class="${i === 0 ? 'newest' : ''} ${l.moment ? 'moment' : ''} ${l.undone ? 'undone' : ''}" data-version="${l.version}">${l.text}</li>`)}</ol>`
       : html`<p class="muted">${t('feed_empty')}</p>`}</section>`;
 }
