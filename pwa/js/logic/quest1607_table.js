@@ -214,7 +214,11 @@ function turnItems(state, player, checks) {
     const edge = { id: 'do-edge', label: t('reach_edge'), act: 'reach_edge', data: {}, check: checks.reachEdge(), cls: 'primary' };
     items.push({ id: 'win', tone: 'act', text: t('now_win', { button: t('reach_edge') }), buttons: [edge] });
   } else if (state.turn.rolled) {
-    items.push({ id: 'turn', tone: 'act', text: t('now_turn', { n: allowance(state, player) }), buttons: [] });
+    // T3: what the ships may still sail this turn (the most any one of them may), counted down as they sail
+    const moved = state.turn.moved || {};
+    const left = Math.max(0, ...player.ships.map((s) => allowance(state, player) - (moved[s.number] || 0)));
+    const key = !left ? 'now_turn_sailed' : Object.values(moved).some(Boolean) ? 'now_turn_left' : 'now_turn';
+    items.push({ id: 'turn', tone: 'act', text: t(key, { n: left }), buttons: [] });
   }
   return items;
 }

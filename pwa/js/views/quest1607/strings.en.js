@@ -1,7 +1,9 @@
 // The English words of strings.js (it loads those of the page's language).
 export default {
   now_roll: 'Your turn — roll the dice first.',
-  now_turn: 'Your turn: sail up to {n} squares, trade, build, quests — then end your turn.',
+  now_turn: { one: 'Your turn: sail up to 1 square, trade, build, quests — then end your turn.', other: 'Your turn: sail up to {n} squares, trade, build, quests — then end your turn.' },
+  now_turn_left: { one: 'Your turn: 1 square left to sail; trade, build, quests — then end your turn.', other: 'Your turn: {n} squares left to sail; trade, build, quests — then end your turn.' },
+  now_turn_sailed: 'Your turn: sailing done; trade, build, quests — then end your turn.',
   now_offer: '{from} offers you a trade: you get {give}, you give {get}.',
   now_your_offer: 'Your offer to {to} is open: you give {give}, you get {get}.',
   now_fire: 'Your shot at {name}’s ship {ship}!',

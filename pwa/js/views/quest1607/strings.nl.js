@@ -1,7 +1,9 @@
 // The Dutch words of strings.js (it loads those of the page's language).
 export default {
   now_roll: 'Jouw beurt — gooi eerst de dobbelstenen.',
-  now_turn: 'Jouw beurt: vaar tot {n} vakjes, handel, bouw, quests — beëindig dan je beurt.',
+  now_turn: { one: 'Jouw beurt: vaar tot 1 vakje, handel, bouw, quests — beëindig dan je beurt.', other: 'Jouw beurt: vaar tot {n} vakjes, handel, bouw, quests — beëindig dan je beurt.' },
+  now_turn_left: { one: 'Jouw beurt: nog 1 vakje te varen; handel, bouw, quests — beëindig dan je beurt.', other: 'Jouw beurt: nog {n} vakjes te varen; handel, bouw, quests — beëindig dan je beurt.' },
+  now_turn_sailed: 'Jouw beurt: klaar met varen; handel, bouw, quests — beëindig dan je beurt.',
   now_offer: '{from} biedt je een ruil: jij krijgt {give}, jij geeft {get}.',
   now_your_offer: 'Je aanbod aan {to} staat open: jij geeft {give}, jij krijgt {get}.',
   now_fire: 'Jij schiet op schip {ship} van {name}!',

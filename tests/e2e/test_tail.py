@@ -1,0 +1,41 @@
+"""The evening's tail (#39): what a fresh table still tripped over, each at the level where it shows.
+
+Each game is set up over the API; the phone or the TV it concerns is the subject, in English and in
+Dutch where the words are the point.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .helpers import Device, strip
+from .layout import open_phone
+from .test_decisions import quest_game
+
+pytestmark = pytest.mark.e2e
+
+TURN_WORDS = {
+    "en-GB": ("Your turn: sail up to {n} squares", "Your turn: 1 square left to sail",
+              "Your turn: sailing done"),
+    "nl-NL": ("Jouw beurt: vaar tot {n} vakjes", "Jouw beurt: nog 1 vakje te varen",
+              "Jouw beurt: klaar met varen"),
+}
+
+
+@pytest.mark.parametrize("locale", TURN_WORDS)
+def test_the_turn_prompt_counts_down_the_squares_left_to_sail(phones: dict[str, Device], browser: Browser,
+                                                              base_url: str, locale: str) -> None:
+    """T3: the strip said "sail up to 6 squares" after 5 were sailed; it says what is left."""
+    game, active, _ = quest_game(base_url)
+    game.ok(game.players[active], {"type": "roll"})
+    allowance = game.state()["turn"]["allowance"]
+    assert allowance >= 2, game.state()["turn"]
+    open_phone(phones, browser, game, active, locale)
+    device = phones[active]
+    start, one_left, done = TURN_WORDS[locale]
+    expect(strip(device)).to_contain_text(start.format(n=allowance))
+    game.ok(game.players[active], {"type": "sail", "ship": 1, "squares": allowance - 1})
+    expect(strip(device)).to_contain_text(one_left)
+    game.ok(game.players[active], {"type": "sail", "ship": 1, "squares": 1})
+    expect(strip(device)).to_contain_text(done)
