@@ -105,7 +105,7 @@ export async function openGame(code, token, { onState, onEvents, onChange, navig
   };
   /** Act through the outbox: the body, or null (refused, or not sent); `heard(body)` runs before the state. */
   session.act = async (action, label = '', heard = () => {}) => {
-    if (!(await withSeats((m) => m.mayEnd(session, action)))) return null;
+    if (!(await withSeats((m) => m.askFirst(session, action)))) return null;
     const answer = await session.outbox.push(action, label || action.type, (a) => heard(a.status < 400 ? a.body : null));
     return answer.status < 400 ? answer.body : null;
   };

@@ -292,6 +292,8 @@ def test_while_a_surrender_is_offered_nobody_sees_fire(table: dict[str, Any]) ->
         expect(device.page.locator("#fight ol.shots")).to_have_attribute("start", "2")
     expect(strip(bram).locator("#do-surrender")).to_be_visible()  # under fire again
     strip(bram).locator("#do-surrender").click()
+    expect(bram.page.locator("dialog.ask")).to_contain_text("Overgave aanbieden? Als Anna aanneemt")
+    bram.page.locator("#end-yes").click()
     expect(strip(anna).locator("#do-accept-surrender")).to_be_enabled()
     in_first_screenful(anna.page, "#now-surrender")
     expect(strip(bram)).to_contain_text("Je bood overgave aan — Anna beslist.")

@@ -125,7 +125,7 @@ def test_a_counter_tap_draws_its_form_once_and_an_action_draws_each_part_at_most
     assert max(drawn.values()) == 1, f"a part drawn twice for one tap: {drawn}"
 
 
-def test_a_defender_scrolled_to_the_bottom_is_told_and_surrenders_in_one_tap(
+def test_a_defender_scrolled_to_the_bottom_is_told_and_reaches_surrender_in_one_tap_asked_first(
         phones: dict[str, Device], browser: Browser, base_url: str) -> None:
     game, attacker, defender = quest_game(base_url)
     page = open_phone(phones, browser, game, defender, "en-GB")
@@ -139,7 +139,16 @@ def test_a_defender_scrolled_to_the_bottom_is_told_and_surrenders_in_one_tap(
     expect(surrender).to_be_visible()
     assert reached(surrender), "Surrender is off screen or under something"
     phone_shot(page, "reach-attacked")
+    surrender.click()  # it hands over every resource once accepted (C8): the phone asks first (#39)
+    question = page.locator("dialog.ask")
+    name = next(p["name"] for p in game.state()["players"] if p["id"] == attacker)
+    expect(question).to_contain_text(f"Offer to surrender? If {name} accepts, they get all your resources")
+    phone_shot(page, "reach-surrender-asked")
+    page.locator("#end-no").click()
+    expect(question).to_have_count(0)
+    assert game.state()["combat"]["stage"] != "surrender_offered"  # a tap taken back sends nothing
     surrender.click()
+    page.locator("#end-yes").click()
     wait_for(lambda: (game.state()["combat"] or {}).get("stage") == "surrender_offered", "the surrender")
 
 

@@ -22,6 +22,8 @@ export default {
   seat_ask_host: 'Lost your phone, or did its battery die? Ask the host for a hand-over link: the host panel gives your seat to this phone.',
   end_ask: 'This ends the game and shows the dice’s secret key, so anyone can check every roll. End the game?',
   end_yes: 'End the game', end_no: 'Not yet',
+  surrender_ask: 'Offer to surrender? If {name} accepts, they get all your resources ({res}) and you skip your next turn.',
+  surrender_yes: 'Surrender', surrender_no: 'Fight on',
   win_ask: 'You reach the edge of the map and win the game. That ends it and shows the dice’s secret key, so anyone can check every roll. Win now?',
   win_yes: 'Win the game',
   over_report: 'See the report',

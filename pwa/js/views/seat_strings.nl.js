@@ -22,6 +22,8 @@ export default {
   seat_ask_host: 'Telefoon kwijt, of is de batterij leeg? Vraag de spelleider om een overdrachtslink: in het spelleiderspaneel geeft die je plaats aan dit toestel.',
   end_ask: 'Hiermee eindigt het spel en wordt de geheime sleutel van de dobbelstenen getoond, zodat iedereen elke worp kan nakijken. Het spel beëindigen?',
   end_yes: 'Beëindig het spel', end_no: 'Nog niet',
+  surrender_ask: 'Overgave aanbieden? Als {name} aanneemt, krijgt die al je grondstoffen ({res}) en sla je je volgende beurt over.',
+  surrender_yes: 'Geef je over', surrender_no: 'Vecht door',
   win_ask: 'Je bereikt de rand van de kaart en wint het spel. Daarmee eindigt het spel en wordt de geheime sleutel van de dobbelstenen getoond, zodat iedereen elke worp kan nakijken. Nu winnen?',
   win_yes: 'Win het spel',
   over_report: 'Naar het verslag',

@@ -1,7 +1,7 @@
 // Seats that move between phones, and who is at the table, on every page of every game. session.js
 // loads this beside the page (the first screenful needs none of it) and hands it the session:
-// presence frames, a seat that moved, and each action before it goes (the move that ends the game
-// is asked first). The pages only place the elements; each draws itself in place from the session its
+// presence frames, a seat that moved, and each action before it goes (the move that ends the game,
+// and a surrender, is asked first). The pages only place the elements; each draws itself in place from the session its
 // page hands it (page.js), again when presence changes and when its words would (a minute more away, a link's minute less):
 //   <away-mark player="p2">  "offline for 2 minutes" beside a player who is away ("offline" with `short`)
 //   <waiting-for>            "Waiting for Bram (offline for 2 minutes)" when the game waits on them
@@ -11,7 +11,7 @@ import { forgetGame, request, saveTokens, tokensFor } from '../api.js';
 import { rememberGame } from '../games.js';
 import { html, render } from '../html.js';
 import { lang, t } from '../i18n.js';
-import { listOf } from '../logic/format.js';
+import { listOf, resourcesOrNothing } from '../logic/format.js';
 import { awayFor, awayWords, cameBack, endsGame, isAway, nextChange, shownAway, waitingOn } from '../logic/seats.js';
 import { errorText, paintSwatches, swatch, toast } from '../ui.js';
 import './seat_strings.js';
@@ -73,10 +73,19 @@ export function behind(session, ahead, version) {
   session.notice(t('server_behind', { n: ahead - version }), 'error');
 }
 
-/** Whether `action` may go: yes, unless it ends the game and the player, asked, says not yet. The
- * edge of the map (V1) is the player's own win, and the question says so. */
-export function mayEnd(session, action) {
-  if (!endsGame(session.live.state, session.ruleset, action)) return true;
+/** Whether `action` may go: yes, unless it ends the game or offers to give up every resource, and
+ * the player, asked, says not yet. The edge of the map (V1) is the player's own win, and the question
+ * says so; a surrender (C8) names who would get what. */
+export function askFirst(session, action) {
+  const state = session.live.state;
+  if (action.type === 'surrender' && state.combat) {
+    const c = state.combat;
+    const other = c.attacker.player === state.you ? c.defender.player : c.attacker.player;
+    const me = state.players.find((p) => p.id === state.you);
+    const question = t('surrender_ask', { name: nameOf(state, other), res: resourcesOrNothing(me ? me.resources : {}) });
+    return ask(question, t('surrender_yes'), t('surrender_no'));
+  }
+  if (!endsGame(state, session.ruleset, action)) return true;
   return action.type === 'reach_edge' ? ask(t('win_ask'), t('win_yes'), t('end_no')) : ask(t('end_ask'), t('end_yes'), t('end_no'));
 }
 
