@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .helpers import Device, strip
+from tests.api.test_whole_game import supply
+
+from .helpers import TV, Device, close_all, strip
 from .layout import open_phone
 from .test_decisions import quest_game
 
@@ -39,3 +41,28 @@ def test_the_turn_prompt_counts_down_the_squares_left_to_sail(phones: dict[str, 
     expect(strip(device)).to_contain_text(one_left)
     game.ok(game.players[active], {"type": "sail", "ship": 1, "squares": 1})
     expect(strip(device)).to_contain_text(done)
+
+
+def test_the_tvs_headline_is_the_newest_thing_that_happened(browser: Browser, base_url: str) -> None:
+    """The TV's "Just now" kept the host's correction after an offer and a trade: it follows the table."""
+    game, active, other = quest_game(base_url)
+    supply(game, active)
+    supply(game, other)
+    game.ok(game.players[active], {"type": "roll"})
+    tv = Device(browser, base_url, "tv-headline", "en-GB", TV)
+    try:
+        page = tv.goto(f"/screen/{game.code}")
+        news, newest = page.locator("#q-news"), page.locator("#q-side .feed-lines li.newest")
+        game.ok(game.host, {"type": "adjust", "player": other, "resources": {"wood": 1}, "reason": "a plank"})
+        expect(news).to_contain_text("The host corrected")
+        offer = game.ok(game.players[active], {"type": "offer", "to": other, "give": {"wood": 1},
+                                               "get": {"food": 1}})["state"]["offers"][0]
+        expect(newest).to_have_attribute("data-version", str(game.state()["version"]))
+        expect(news).to_contain_text(newest.inner_text())
+        expect(news).not_to_contain_text("corrected")
+        game.ok(game.players[other], {"type": "accept", "offer_id": offer["id"]})
+        expect(newest).to_have_attribute("data-version", str(game.state()["version"]))
+        expect(news).to_contain_text(newest.inner_text())
+        tv.shot("tail-headline-newest")
+    finally:
+        close_all([tv])

@@ -1,8 +1,9 @@
 // Pure: what just happened that the table must know — the headline of Quest 1607's shared screen and of
-// the host panel. The newest decisive moment of the turn (a quest done and what opens next, the event
-// drawn and what it did to whom, an offer declined, withdrawn or lapsed, the host's correction or undo
-// with what it changed; in a fight each shot with its dice as it is fired, the sinking, a surrender
-// offered, the fight's end; the winner), or the last step to win. No DOM, no I/O.
+// the host panel: the newest change of the turn in the story's words, or in more where it is a moment
+// (a quest done and what opens next, the event drawn and what it did to whom, an offer declined,
+// withdrawn or lapsed, the host's correction or undo with what it changed; in a fight each shot with
+// its dice as it is fired, the sinking, a surrender offered, the fight's end; the winner), or the last
+// step to win. No DOM, no I/O.
 import { t, tx } from '../../i18n.js';
 import { formatDelta, resourcesOrNothing, shotText } from '../../logic/format.js';
 import { playerById } from '../../logic/quest1607_facts.js';
@@ -86,7 +87,7 @@ const MOMENTS = {
 };
 
 /**
- * The headline now: {version, text, kinds} — the newest moment since the turn began (the change that
+ * The headline now: {version, text, kinds} — the newest change since the turn began (the change that
  * ended the last turn included: who it passed over, which offers lapsed; a change the host took back
  * left out); at the turn's start of a player whose every quest is done, first the last step to win.
  */
@@ -103,6 +104,8 @@ export function news(state, events, ruleset) {
     i += 1;
     const said = taken.has(version) ? [] : change.filter((e) => MOMENTS[e.type]).map((e) => MOMENTS[e.type](e, ctx)).filter(Boolean);
     const start = change.some((e) => e.type === 'TurnEnded' || e.type === 'GameStarted');
+    // within a turn the newest change is the headline, moment or not (an offer, a trade): the story's words for it
+    if (!said.length && !start && !taken.has(version)) said.push(...story(change, tellers, ctx).map((line) => line.text));
     if (start && last) said.unshift(last); // the last step to win comes before what ended the last turn
     if (said.length) return { version, text: said.join(' · '), kinds: [...(start && last ? ['LastStep'] : []), ...change.map((e) => e.type)] };
     if (start) break;
