@@ -211,7 +211,7 @@ class CreateCard {
     try {
       const game = await api.createGame(this.options(), ui.game);
       rememberGame(game.code, ui.game);
-      saveTokens(game.code, { host: game.host_token, randomOrder: ui.game !== 'serenissima' && ui.randomOrder });
+      saveTokens(game.code, { host: game.host_token, link: game.join_url, randomOrder: ui.game !== 'serenissima' && ui.randomOrder });
       this.navigate(`/join/${game.code}`);
     } catch (error) {
       toast(errorText(error), 'error');

@@ -1,6 +1,7 @@
 // Pieces the game pages share: a button that is disabled with its rule and reason when a check
 // refuses it, a number stepper, the "now" strip at the top of a phone, the note on keeping a game's record.
 // Every string passes through `html`.
+import { tokensFor } from '../api.js';
 import { html } from '../html.js';
 import { t } from '../i18n.js';
 import { explain, ruleLinked } from '../logic/format.js';
@@ -108,11 +109,12 @@ export function stripClick(event, session) {
 
 /**
  * A finished game's record: how anyone checks its dice and keeps it (words of views/seat_strings.js).
- * The commands name the game by its link on this server, so they work wherever this page opened,
- * whatever folder or Redis the server keeps its games in.
+ * The commands name the game by its join link, the one its QR code carries (kept when this device
+ * made the game; else this page's own address, which the phones opened), so they work from any
+ * computer at the table, whatever folder or Redis the server keeps its games in.
  */
 export function recordNote(code) {
-  const link = `${window.location.origin}/join/${code}`;
+  const link = tokensFor(code).link || `${window.location.origin}/join/${code}`;
   return html`<p class="muted">${t('over_record')}</p>
     <p class="mono wrap small" id="record">shipmate verify ${link}<br>shipmate export ${link} -o game.json</p>`;
 }
