@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
+from shipmate.rules.table import NAME_MAX
 from tests.api.client import Game
 from tests.api.test_whole_game import play_to_the_winner, supply
 from tests.fixtures_server import ServerProcess
 
 from .helpers import TV, Device, close_all, strip
-from .layout import open_phone
+from .layout import SMALL_PHONE, open_phone
 from .test_decisions import quest_game
 
 pytestmark = pytest.mark.e2e
+
+LONG = "Maximiliaan van der Berg-Oranje"[:NAME_MAX]  # 30 characters
 
 TURN_WORDS = {
     "en-GB": ("Your turn: sail up to {n} squares", "Your turn: 1 square left to sail",
@@ -100,3 +103,49 @@ def test_a_finished_games_commands_carry_the_address_its_qr_code_carries(browser
     finally:
         close_all(devices)
         server.stop()
+
+
+# How many lines the words `text` take inside `selector` (a Range over them): one, where they are a unit
+LINES_OF = """([selector, text]) => [...document.querySelectorAll(selector)].map((el) => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let node = walker.nextNode();
+  while (node && !node.textContent.includes(text)) node = walker.nextNode();
+  if (!node) return 0;
+  const range = document.createRange();
+  const at = node.textContent.indexOf(text);
+  range.setStart(node, at);
+  range.setEnd(node, at + text.length);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+})"""
+
+
+def test_a_long_name_and_a_labels_unit_stay_whole_on_a_small_dutch_phone_and_tv(browser: Browser,
+                                                                                base_url: str) -> None:
+    """A 30-character name was cut in the phone's header ("Maximiliaan van d…"), "Bemanning +1" broke
+    as "Bemanning / +1", and the TV split "0 questkaarten" over two lines."""
+    game = Game.create(base_url)
+    hero = game.join(LONG, "netherlands")
+    other = game.join("Bram", "england")
+    game.ok(game.host, {"type": "start"})
+    if game.state()["turn"]["player"] != hero:
+        game.ok(game.players[other], {"type": "roll"})
+        game.ok(game.players[other], {"type": "end_turn"})
+    game.ok(game.players[hero], {"type": "roll"})
+    phone = Device(browser, base_url, "tail-long-name", "nl-NL", SMALL_PHONE)
+    tv = Device(browser, base_url, "tail-units-tv", "nl-NL", {"width": 1280, "height": 720})
+    try:
+        phone.remember(game.code, {"player": {"id": hero, "token": game.players[hero], "name": LONG}})
+        page = phone.goto(f"/play/{game.code}")
+        name = page.locator("#now .me-name")
+        expect(name).to_have_text(LONG)
+        assert name.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), "the name is cut"
+        expect(page.locator("#ships button[data-upgrade='crew']")).to_be_visible()
+        assert page.evaluate(LINES_OF, ["#ships button[data-upgrade='crew']", "Bemanning +1"]) == [1]
+        phone.shot("tail-long-name-360-nl")
+        screen = tv.goto(f"/screen/{game.code}")
+        expect(screen.locator(".sp-cards")).to_have_count(2)
+        assert screen.evaluate(LINES_OF, [".sp-cards", "questkaart"]) == [1, 1]
+        assert screen.evaluate(LINES_OF, [".sp-cards", "1 questkaart"]) == [1, 1]
+        tv.shot("tail-units-tv-1280-nl")
+    finally:
+        close_all([phone, tv])

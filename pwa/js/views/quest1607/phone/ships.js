@@ -43,7 +43,7 @@ export class ShipsCard {
     const choices = R.payChoices(ruleset);
     const payWith = this.payWith[ship.number] || choices[0];
     const cost = formatResources(R.costOf(ruleset, part, payWith, state, player.resources));
-    const label = html`${t('upgrade_part', { part: t(part) })} <small>${cost}</small>`;
+    const label = html`<span class="unit">${t('upgrade_part', { part: t(part) })}</span> <small>${cost}</small>`; // "Bemanning +1" never breaks
     const button = checkedButton(R.canUpgrade(state, ruleset, me, ship.number, part, payWith), `up-${ship.number}-${part}`, label,
       { data: { upgrade: part, ship: ship.number }, shared });
     return html`<div class="upgrade">${button}
