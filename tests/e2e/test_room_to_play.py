@@ -128,8 +128,8 @@ def test_what_stays_fixed_covers_at_most_a_quarter(busiest: tuple[str, Page]) ->
         phone_shot(page, f"busiest-{name}-{size['width']}x{size['height']}-scrolled")
 
 
-def test_a_long_name_is_cut_where_space_is_short_and_whole_where_there_is_room(
-        busiest: tuple[str, Page]) -> None:
+def test_a_long_name_is_whole_in_the_phones_header_and_in_the_story(busiest: tuple[str, Page]) -> None:
+    """One's own name wraps in the header of a small phone, never cut (#39: "Maximiliaan van d…")."""
     name, page = busiest
     page.set_viewport_size(SMALL_PHONE)
     mine = page.locator("#now .me-name")
@@ -138,7 +138,7 @@ def test_a_long_name_is_cut_where_space_is_short_and_whole_where_there_is_room(
       ellipsis: getComputedStyle(el).textOverflow === 'ellipsis',
       lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
     })""")
-    assert cut == {"cut": True, "ellipsis": True, "lines": 1}, (name, cut)
+    assert not cut["cut"] and not cut["ellipsis"] and cut["lines"] <= 3, (name, cut)
     if name != "voyagers":  # the story tells what the long-named player did, with their whole name
         expect(page.locator(".feed-lines", has_text=LONG)).to_be_visible()
 

@@ -88,7 +88,9 @@ def test_a_finished_games_commands_carry_the_address_its_qr_code_carries(browser
         host = Device(browser, server.url, "tail-record", "en-GB")
         devices.append(host)
         page = host.goto("/")
-        page.locator("#create-form button[type=submit]").click()
+        create = page.locator("#create-form button[type=submit]")
+        expect(create).to_be_enabled()  # the game's options have come
+        create.click()
         expect(page.locator(".lobby-head")).to_be_visible()
         code = page.url.rstrip("/").rsplit("/", 1)[-1]
         game = Game(server.url, code, host.tokens(code)["host"])

@@ -104,8 +104,9 @@ export function news(state, events, ruleset) {
     i += 1;
     const said = taken.has(version) ? [] : change.filter((e) => MOMENTS[e.type]).map((e) => MOMENTS[e.type](e, ctx)).filter(Boolean);
     const start = change.some((e) => e.type === 'TurnEnded' || e.type === 'GameStarted');
-    // within a turn the newest change is the headline, moment or not (an offer, a trade): the story's words for it
-    if (!said.length && !start && !taken.has(version)) said.push(...story(change, tellers, ctx).map((line) => line.text));
+    // within a turn the newest change is the headline, moment or not (an offer, a trade): the story's words
+    // for it; while the last step to win stands, only a moment takes its place
+    if (!said.length && !start && !taken.has(version) && !last) said.push(...story(change, tellers, ctx).map((line) => line.text));
     if (start && last) said.unshift(last); // the last step to win comes before what ended the last turn
     if (said.length) return { version, text: said.join(' · '), kinds: [...(start && last ? ['LastStep'] : []), ...change.map((e) => e.type)] };
     if (start) break;
