@@ -6,15 +6,13 @@ Dutch where the words are the point.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Browser, expect
 
 from shipmate.rules.table import NAME_MAX
 from tests.api.client import Game
 from tests.api.test_whole_game import play_to_the_winner, supply
-from tests.fixtures_server import ServerProcess
+from tests.fixtures_server import TEST_LIMITS, StartServer
 
 from .helpers import TV, Device, close_all, strip
 from .layout import SMALL_PHONE, open_phone
@@ -75,25 +73,21 @@ def test_the_tvs_headline_is_the_newest_thing_that_happened(browser: Browser, ba
         close_all([tv])
 
 
-def test_a_finished_games_commands_carry_the_address_its_qr_code_carries(browser: Browser, redis_url: str,
-                                                                          tmp_path: Path) -> None:
+def test_a_finished_games_commands_carry_the_address_its_qr_code_carries(browser: Browser,
+                                                                          start_server: StartServer) -> None:
     """The host's end screen on the laptop said `shipmate verify http://127.0.0.1:…`, which only the
     laptop reaches: the commands carry the join link the game was made with, as its QR code does."""
-    server = ServerProcess(redis_url, tmp_path)
-    public = f"http://localhost:{server.port}"  # the server's address as the table knows it
-    server.extra_env["PUBLIC_URL"] = public
-    server.start()
-    devices: list[Device] = []
+    public = "http://shipmate.table:8000"  # the server's address as the table knows it (PUBLIC_URL)
+    base = start_server(PUBLIC_URL=public, **TEST_LIMITS)
+    host = Device(browser, base, "tail-record", "en-GB")
     try:
-        host = Device(browser, server.url, "tail-record", "en-GB")
-        devices.append(host)
         page = host.goto("/")
         create = page.locator("#create-form button[type=submit]")
         expect(create).to_be_enabled()  # the game's options have come
         create.click()
         expect(page.locator(".lobby-head")).to_be_visible()
         code = page.url.rstrip("/").rsplit("/", 1)[-1]
-        game = Game(server.url, code, host.tokens(code)["host"])
+        game = Game(base, code, host.tokens(code)["host"])
         hero = game.join("Anna", "netherlands")
         game.join("Bram", "england")
         game.ok(game.host, {"type": "start"})
@@ -103,8 +97,7 @@ def test_a_finished_games_commands_carry_the_address_its_qr_code_carries(browser
         expect(record).to_contain_text(f"shipmate verify {public}/join/{code}")
         expect(record).not_to_contain_text("127.0.0.1")
     finally:
-        close_all(devices)
-        server.stop()
+        close_all([host])
 
 
 # How many lines the words `text` take inside `selector` (a Range over them): one, where they are a unit
