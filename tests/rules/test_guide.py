@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import shipmate.games  # noqa: F401  (registers every game)
 from shipmate.rules import HOST, PUBLIC, Forbidden, InvalidAction, Viewer, apply, create, ruleset, view_for
 from shipmate.rules.guide import UNTOUCHED
 
@@ -32,6 +33,15 @@ def test_the_quick_starts_set_up_is_there_ship_card_daeventra_bronze() -> None:
     assert steps["daeventra"]["rule"] == "S3" and steps["bronze"]["rule"] == "S4"
     turn = [s for s in steps if steps[s]["part"] == "turn"]
     assert turn == ["roll", "sail", "trade", "build", "quests", "end"]
+
+
+def test_sailing_reads_as_an_allowance_up_to_the_die_or_the_sails_never_as_a_minimum() -> None:
+    """T3 (#39 item 13): the guide and the rulebook say how far one may sail, never that one must."""
+    served = ruleset(lobby("quest1607"))["rules"]
+    sail = next(step for step in served["guide"] if step["id"] == "sail")
+    for text in (sail["text"], served["rules"]["T3"]["text"]):
+        assert "up to your Sails" in text["en"] and "at least" not in text["en"]
+        assert "tot je Zeilen" in text["nl"] and "minstens" not in text["nl"]
 
 
 @pytest.mark.parametrize("game", GAMES)
