@@ -14,7 +14,7 @@ from tests.api.client import Game
 from tests.api.test_whole_game import play_to_the_winner, supply
 from tests.fixtures_server import TEST_LIMITS, StartServer
 
-from .helpers import TV, Device, close_all, strip
+from .helpers import TV, Device, api, close_all, strip
 from .layout import SMALL_PHONE, open_phone
 from .test_decisions import quest_game
 
@@ -46,6 +46,49 @@ def test_the_turn_prompt_counts_down_the_squares_left_to_sail(phones: dict[str, 
     expect(strip(device)).to_contain_text(one_left)
     game.ok(game.players[active], {"type": "sail", "ship": 1, "squares": 1})
     expect(strip(device)).to_contain_text(done)
+
+
+ADVICE = """async ([state, ruleset, me]) => {
+  const { eventAdvice } = await import('/js/views/quest1607/phone/event_advice.js');
+  await import('/js/views/quest1607/phone/words.js');
+  return Object.fromEntries(ruleset.events.map((card) => [card.id, eventAdvice(card, { state, ruleset }, me, null)]));
+}"""
+
+EVERYONE = {"en-GB": "For everyone, until the next quest is done.",
+            "nl-NL": "Voor iedereen, tot de volgende quest voltooid is."}
+
+
+@pytest.mark.parametrize("locale", EVERYONE)
+def test_an_event_that_changes_a_rule_says_so_for_everyone_and_what_it_means_for_this_player(
+        phones: dict[str, Device], browser: Browser, base_url: str, locale: str) -> None:
+    """E1: after G7, G11 or G2 every phone said "Nothing of yours changes" / "Voor jou verandert er niets"."""
+    game, active, _ = quest_game(base_url)
+    game.ok(game.host, {"type": "adjust", "player": active, "resources": {"wood": 3, "iron": 1}, "reason": "stock"})
+    game.ok(game.players[active], {"type": "roll"})
+    page = open_phone(phones, browser, game, active, locale)
+    state = game.state(game.players[active])
+    ruleset = api(base_url, "GET", f"/api/games/{game.code}/ruleset")
+    said = page.evaluate(ADVICE, [state, ruleset, active])
+    en = locale == "en-GB"
+    for card in ruleset["events"]:
+        kinds = {e["kind"] for e in card["effects"]}
+        text = said[card["id"]]
+        assert "Nothing of yours" not in text and "verandert er niets" not in text, (card["id"], text)
+        if kinds - {"gift", "loss"}:
+            assert text.startswith(EVERYONE[locale]) and ("For you:" if en else "Voor jou:") in text, text
+        if not kinds:
+            assert text == ("No rule changes." if en else "Geen regel verandert."), text
+    mine = next(p for p in state["players"] if p["id"] == active)["resources"]
+    assert mine["wood"] >= 3, mine
+    assert ("Wood" if en else "Hout") in said["G7"] and (
+        "can go to the market now, 3 for 1" if en else "kan nu naar de markt, 3 voor 1") in said["G7"], said["G7"]
+    sail = state["turn"]["allowance"]
+    assert (f"each ship may sail {sail} squares this turn" if en else f"elk schip mag deze beurt {sail} vakjes varen") \
+        in said["G2"], said["G2"]  # less sailing: how far they may sail now
+    assert ("need 1 less on the die" if en else "1 minder nodig op de dobbelsteen") in said["G11"], said["G11"]
+    short = mine.get("wood", 0) < 2 or mine.get("cotton", 0) < 3  # Sails +1 under G5: 2 wood and 3 cotton
+    assert ("3 Cotton + 2 Wood" if en else "3 Katoen + 2 Hout") in said["G5"], said["G5"]
+    assert (("short" if en else "tekort") if short else ("you have it" if en else "dat heb je")) in said["G5"], said["G5"]
 
 
 def test_the_tvs_headline_is_the_newest_thing_that_happened(browser: Browser, base_url: str) -> None:

@@ -7,6 +7,7 @@ import { formatDelta, resourcesOrNothing as res } from '../../../logic/format.js
 import { recentMoments, undoMoment } from '../../../logic/moments.js';
 import { playerById } from '../../../logic/quest1607.js';
 import { offerMade, tellers } from '../../../logic/quest1607_table.js';
+import { eventAdvice } from './event_advice.js';
 import './words.js';
 
 const nameIn = (state, pid) => (playerById(state, pid) || {}).name || String(pid || '?');
@@ -30,7 +31,7 @@ function eventDrawn(e, ctx, me) {
   const mine = (e.changes || {})[me];
   const text = [
     t('my_event', { id: e.event, title: tx(e.title), text: card ? tx(card.text) : '' }),
-    mine && Object.keys(mine).length ? t('my_event_you', { delta: formatDelta(mine) }) : t('my_event_none'),
+    eventAdvice(card || (ctx.state.event && ctx.state.event.id === e.event ? ctx.state.event : null), ctx, me, mine),
   ];
   const quest = ctx.events.find((x) => x.version === e.version && x.type === 'QuestCompleted' && x.player === me);
   if (quest) text.unshift(questDone(quest, ctx));
