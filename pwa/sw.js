@@ -2,7 +2,7 @@
 // versions). API calls and the WebSocket always go to the network: the server is the truth. Only a
 // ruleset and its rule texts are kept too, network first, so the rulebook opens without the network
 // once it was seen.
-const VERSION = 'shipmate-v27';
+const VERSION = 'shipmate-v28';
 const SHELL = [
   '/index.html', '/manifest.webmanifest', '/css/app.css', '/css/screen.css', '/css/phone.css', '/css/forms.css',
   '/js/app.js', '/js/i18n.js', '/js/i18n.en.js', '/js/i18n.nl.js', '/js/html.js', '/js/api.js', '/js/conn.js', '/js/ui.js', '/js/session.js',
@@ -15,7 +15,7 @@ const SHELL = [
   '/js/views/quest1607/screen_strings.nl.js',
   '/js/views/quest1607/news.js', '/js/views/quest1607/fight.js', '/js/views/quest1607/dice_table.js', '/js/views/quest1607/host_report.js', '/js/views/undo_ask.js', '/css/tv.css',
   // Quest 1607's phone: its words and its cards (the first screenful's and those it loads beside it).
-  '/js/views/quest1607/strings.js', '/js/views/quest1607/strings.en.js', '/js/views/quest1607/strings.nl.js', '/js/views/quest1607/phone/card.js', '/js/views/quest1607/phone/roll.js', '/js/views/quest1607/phone/moments.js',
+  '/js/views/quest1607/strings.js', '/js/views/quest1607/strings.en.js', '/js/views/quest1607/strings.nl.js', '/js/views/quest1607/phone/card.js', '/js/views/quest1607/phone/roll.js', '/js/views/quest1607/phone/moments.js', '/js/views/quest1607/phone/event_advice.js',
   '/js/views/quest1607/phone/fight.js', '/js/views/quest1607/phone/below.js', '/js/views/quest1607/phone/ships.js', '/js/views/quest1607/phone/quests.js',
   '/js/views/quest1607/phone/trade.js', '/js/views/quest1607/phone/attack.js', '/js/views/quest1607/phone/words.js',
   // Seats and presence: loaded beside every game page (import()), with their own sheet.
