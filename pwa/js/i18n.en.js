@@ -21,7 +21,7 @@ export default {
   dice: 'Dice', last_roll: 'Last roll', no_roll: 'No roll yet this turn.',
   upgrade: 'Upgrade', upgrade_part: '{part} +1',
   sail: 'Sail', reach_edge: 'Reached the map edge',
-  market: 'Market (4 → 1)', bank: 'Bank (5 → 1)',
+  market: 'Market ({rate} → 1)', bank: 'Bank ({rate} → 1)',
   accept: 'Accept', decline: 'Decline',
   withdraw: 'Withdraw',
   quests: 'Quests', buy_quest: 'Buy a {level} quest', quest_card: 'A quest card', player: 'Player',

@@ -21,7 +21,7 @@ export default {
   dice: 'Dobbelstenen', last_roll: 'Laatste worp', no_roll: 'Deze beurt nog niet gegooid.',
   upgrade: 'Verbeteren', upgrade_part: '{part} +1',
   sail: 'Varen', reach_edge: 'Rand van de kaart bereikt',
-  market: 'Markt (4 → 1)', bank: 'Bank (5 → 1)',
+  market: 'Markt ({rate} → 1)', bank: 'Bank ({rate} → 1)',
   accept: 'Accepteren', decline: 'Weigeren',
   withdraw: 'Intrekken',
   quests: 'Quests', buy_quest: 'Koop een {level} quest', quest_card: 'Een questkaart', player: 'Speler',

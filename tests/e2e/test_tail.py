@@ -6,12 +6,14 @@ Dutch where the words are the point.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from playwright.sync_api import Browser, expect
 
 from shipmate.rules.table import NAME_MAX
 from tests.api.client import Game
-from tests.api.test_whole_game import play_to_the_winner, supply
+from tests.api.test_whole_game import advance, me, play_to_the_winner, supply
 from tests.fixtures_server import TEST_LIMITS, StartServer
 
 from .helpers import TV, Device, api, close_all, strip
@@ -89,6 +91,66 @@ def test_an_event_that_changes_a_rule_says_so_for_everyone_and_what_it_means_for
     short = mine.get("wood", 0) < 2 or mine.get("cotton", 0) < 3  # Sails +1 under G5: 2 wood and 3 cotton
     assert ("3 Cotton + 2 Wood" if en else "3 Katoen + 2 Hout") in said["G5"], said["G5"]
     assert (("short" if en else "tekort") if short else ("you have it" if en else "dat heb je")) in said["G5"], said["G5"]
+
+
+BENDS = {"market_rate", "bank_rate", "cost"}  # the events whose numbers a heading, a form or the rulebook shows
+
+
+def an_event_that_bends(game: Game) -> dict[str, Any]:
+    """Play quests over the API, each player in turn, until the event in play (E1: each quest done draws
+    one) bends the market's or the bank's rate or a price; the state then. With three players and three
+    quests per level the table has 27 draws; a draw misses such an event 13 times in 19."""
+    for _ in range(600):
+        state = game.state()
+        if state["event"] and {e["kind"] for e in state["event"]["effects"]} & BENDS:
+            return state
+        active = state["turn"]["player"]
+        token = game.players[active]
+        if not state["turn"]["rolled"]:
+            game.ok(token, {"type": "roll"})
+        if me(game, active)["level"] == "done":
+            game.ok(token, {"type": "end_turn"})
+        else:
+            advance(game, active)
+    pytest.fail("no event bent a number in 600 steps")
+
+
+def test_headings_forms_and_the_rulebook_take_their_numbers_from_the_rules_in_force(
+        phones: dict[str, Device], browser: Browser, base_url: str) -> None:
+    """During G7 the market's heading said "Market (4 → 1)" while its form said "Give 3×" (E1, M2, M3, U1–U5)."""
+    game = Game.create(base_url, quests_per_level=3)
+    game.seat(3)
+    state = an_event_that_bends(game)
+    event = state["event"]
+    kinds = {e["kind"]: e for e in event["effects"]}
+    ruleset = api(base_url, "GET", f"/api/games/{game.code}/ruleset")
+    market = kinds["market_rate"]["rate"] if "market_rate" in kinds else ruleset["market"]["rate"]
+    bank = kinds["bank_rate"]["rate"] if "bank_rate" in kinds else ruleset["bank"]["rate"]
+    page = open_phone(phones, browser, game, state["turn"]["player"], "en-GB")
+    expect(page.locator("#market-form summary")).to_have_text(f"Market ({market} → 1)")
+    expect(page.locator("#bank-form summary")).to_have_text(f"Bank ({bank} → 1)")
+    page.locator("#market-form summary").click()
+    expect(page.locator("#market-form")).to_contain_text(f"Give {market}×")
+    book = Device(browser, base_url, "tail-rulebook", "nl-NL")
+    try:
+        numbers = book.goto(f"/rules/quest1607?code={game.code}").locator(".rb-numbers")
+        expect(numbers).to_be_visible()
+        bent = numbers.locator(".rb-now")
+        by = f"door gebeurtenis {event['id']}"
+        if "cost" in kinds:
+            item = kinds["cost"]["item"]
+            label = "Een questkaart" if item == "quest" else \
+                {"sails": "Zeilen", "cannons": "Kanonnen", "crew": "Bemanning"}[item] + " +1"
+            expect(numbers.locator("tr", has_text=label).locator(".rb-now")).to_contain_text(by)
+        for kind, label, rate in (("market_rate", "Markt: geef voor 1", market), ("bank_rate", "Bank: geef voor 1", bank)):
+            row = numbers.locator("tr", has_text=label)
+            expect(row.locator(".rb-now")).to_have_text(f"nu {rate}, {by}") if kind in kinds \
+                else expect(row.locator(".rb-now")).to_have_count(0)
+        expect(bent).to_have_count(len(kinds))
+        bent.first.scroll_into_view_if_needed()
+        book.shot("tail-rulebook-in-force")
+    finally:
+        close_all([book])
 
 
 def test_the_tvs_headline_is_the_newest_thing_that_happened(browser: Browser, base_url: str) -> None:

@@ -84,7 +84,7 @@ export function canUpgrade(state, ruleset, me, shipNumber, part, payWith) {
 
 export function marketRate(state, ruleset) { return effects(state, ruleset).market_rate; }
 
-function bankRate(state, ruleset) { return effects(state, ruleset).bank_rate; }
+export function bankRate(state, ruleset) { return effects(state, ruleset).bank_rate; }
 
 export function canMarket(state, ruleset, me, give, get) {
   const base = turnCheck(state, me);

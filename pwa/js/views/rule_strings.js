@@ -14,7 +14,7 @@ extend({
   en: {
     rb_title: 'Rules of {game}', rb_chapters: 'Chapters', rb_search: 'Search the rules (Dutch or English)',
     rb_found: { one: '1 rule found', other: '{n} rules found' }, rb_all: { one: '1 rule', other: '{n} rules' },
-    rb_none: 'No rule has these words.', rb_numbers: 'The numbers', rb_settings: 'Settings and counts', rb_house: 'house rule', rb_changed: 'changed for this game',
+    rb_none: 'No rule has these words.', rb_numbers: 'The numbers', rb_settings: 'Settings and counts', rb_house: 'house rule', rb_changed: 'changed for this game', rb_now: 'now {value}, by event {event}',
     rb_of_game: 'As game {code} is played.', rb_unavailable: 'The rules cannot be loaded now — try again once the network is back.',
     rb_whole: 'Whole rulebook', rb_close: 'Close', rb_back: 'Back to the game', rb_chapter: 'Chapter: {title}', rb_unknown: 'No rule {id} in this rulebook.',
     rb_setting: 'Setting', rb_value: 'Value', rb_what: 'What', rb_cost: 'Cost', rb_or: 'or', rb_face: 'Die', rb_effect: 'Effect',
@@ -43,7 +43,7 @@ extend({
   nl: {
     rb_title: 'Spelregels van {game}', rb_chapters: 'Hoofdstukken', rb_search: 'Zoek in de regels (Nederlands of Engels)',
     rb_found: { one: '1 regel gevonden', other: '{n} regels gevonden' }, rb_all: { one: '1 regel', other: '{n} regels' },
-    rb_none: 'Geen regel heeft deze woorden.', rb_numbers: 'De getallen', rb_settings: 'Instellingen en aantallen', rb_house: 'huisregel', rb_changed: 'anders in dit spel',
+    rb_none: 'Geen regel heeft deze woorden.', rb_numbers: 'De getallen', rb_settings: 'Instellingen en aantallen', rb_house: 'huisregel', rb_changed: 'anders in dit spel', rb_now: 'nu {value}, door gebeurtenis {event}',
     rb_of_game: 'Zoals spel {code} gespeeld wordt.', rb_unavailable: 'De regels zijn nu niet te laden — probeer het opnieuw als het netwerk terug is.',
     rb_whole: 'Hele spelregels', rb_close: 'Sluiten', rb_back: 'Terug naar het spel', rb_chapter: 'Hoofdstuk: {title}', rb_unknown: 'Geen regel {id} in deze spelregels.',
     rb_setting: 'Instelling', rb_value: 'Waarde', rb_what: 'Wat', rb_cost: 'Kosten', rb_or: 'of', rb_face: 'Worp', rb_effect: 'Effect',

@@ -9,6 +9,7 @@ import { api, normaliseCode, request } from '../api.js';
 import { html } from '../html.js';
 import { t, tx } from '../i18n.js';
 import { formatResources, listOf, requirementText, resName, useRuleset } from '../logic/format.js';
+import { costOf, effects } from '../logic/quest1607.js';
 import { Page } from '../page.js';
 import { styled } from './rule_strings.js';
 
@@ -52,25 +53,33 @@ const table = (caption, head, rows) => scroller(caption, html`<table class="rb-t
 
 /** [label key, path in the ruleset, house-rule key] rows: the setting, its value, marked when a house rule. */
 function settings(rs, caption, rows) {
-  const body = rows.filter(([, path]) => at(rs, path) !== undefined).map(([label, path, key]) => {
+  const body = rows.filter(([, path]) => at(rs, path) !== undefined).map(([label, path, key, now]) => {
     const h = key ? house(rs, key) : { settable: false };
     return html`<tr class="${h.changed ? 'changed' : ''}"><th scope="row">${t(label)}</th><td>${shown(at(rs, path))}
-      ${h.settable ? html` <span class="rb-house">${t('rb_house')}</span>` : ''}${h.changed ? html` <strong class="rb-house">${t('rb_changed')}</strong>` : ''}</td></tr>`;
+      ${h.settable ? html` <span class="rb-house">${t('rb_house')}</span>` : ''}${h.changed ? html` <strong class="rb-house">${t('rb_changed')}</strong>` : ''}
+      ${nowBy(rs, now === undefined || now === at(rs, path) ? '' : shown(now))}</td></tr>`;
   });
   return table(caption, [t('rb_setting'), t('rb_value')], body);
 }
 
+/** "now 3, by event G7": a number the event in play bends (E1), beside the game's own. */
+const nowBy = (rs, value) => (value ? html` <strong class="rb-now">${t('rb_now', { value, event: rs.event.id })}</strong>` : '');
+
 const named = (list, id) => tx(((list || []).find((x) => x.id === id) || {}).name) || id;
 
 function questNumbers(rs, lit) {
-  const cost = (c) => [formatResources(c.pay), c.choice ? `${c.choice.count} ${c.choice.of.map(resName).join(` ${t('rb_or')} `)}` : '']
+  const bent = effects(rs, rs); // the rules as the event in play bends them (the book of a game: rs.event)
+  const cost = (c) => [Object.keys(c.pay).length ? formatResources(c.pay) : '', c.choice ? `${c.choice.count} ${c.choice.of.map(resName).join(` ${t('rb_or')} `)}` : '']
     .filter(Boolean).join(' + ');
   const what = (key) => (key === 'quest' ? t('quest_card') : t('upgrade_part', { part: t(key) }));
   const sides = Object.keys(rs.hit_table);
   const damage = (d) => (d.effect === 'crew' ? t('crew_loss', { n: d.loss || 1 }) : d.effect === 'sails_hit' ? t('sails_hit') : t('no_effect'));
   const houseHit = house(rs, 'hit_table');
   return html`
-    ${table(t('rb_costs'), [t('rb_what'), t('rb_cost')], Object.entries(rs.costs).map(([key, c]) => html`<tr><th scope="row">${what(key)}</th><td>${cost(c)}</td></tr>`))}
+    ${table(t('rb_costs'), [t('rb_what'), t('rb_cost')], Object.entries(rs.costs).map(([key, c]) => {
+      const now = bent.costs[key] ? cost({ ...c, pay: costOf(rs, key, '', rs) }) : ''; // '': its fixed part, the choice as it is
+      return html`<tr><th scope="row">${what(key)}</th><td>${cost(c)}${nowBy(rs, now)}</td></tr>`;
+    }))}
     ${table(t('rb_white_die'), [t('rb_face'), t('rb_resource')], Object.entries(rs.white_die).map(([face, res]) => html`<tr><th scope="row">${face}</th><td>${res === 'land' ? `${resName(res)} (${t('rb_land')})` : resName(res)}</td></tr>`))}
     ${scroller(t('rb_hit_table'), html`<table class="rb-table rb-grid ${houseHit.changed ? 'changed' : ''}"><caption>${t('rb_hit_table')}
       ${houseHit.settable ? html`<span class="rb-house">${t('rb_house')}</span>` : ''}${houseHit.changed ? html` <strong class="rb-house">${t('rb_changed')}</strong>` : ''}
@@ -83,7 +92,7 @@ function questNumbers(rs, lit) {
       ['rb_new_ship_at', 'new_ship_at_crew'], ['rb_white_dice', 'white_dice'],
       ['rb_hit_min', 'hit_bounds.min', 'hit_bounds'], ['rb_hit_max', 'hit_bounds.max', 'hit_bounds'],
       ['rb_sunk_crew', 'sunk_crew', 'sunk_crew'], ['rb_keep_divisor', 'keep_divisor', 'keep_divisor'], ['rb_fish', 'fish'],
-      ['rb_market', 'market.rate'], ['rb_bank', 'bank.rate'], ['rb_per_level', 'options.quests_per_level'],
+      ['rb_market', 'market.rate', null, bent.market_rate], ['rb_bank', 'bank.rate', null, bent.bank_rate], ['rb_per_level', 'options.quests_per_level'],
       ['rb_lapse', 'offers_lapse', 'offers_lapse'], ['rb_trade_active', 'trade_with_active_player', 'trade_with_active_player'],
       ['rb_surrender_by', 'surrender_by', 'surrender_by'],
     ])}
@@ -124,11 +133,16 @@ const NUMBERS = { quest1607: questNumbers, serenissima: serenissimaNumbers, voya
 export const ruleEntry = (id, rule, lit = false) => html`<article class="${lit ? 'rb-rule lit' : 'rb-rule'}" id="${id}" tabindex="-1" aria-labelledby="${id}-h">
   <h3 id="${id}-h"><a class="rb-id" href="#${id}">${id}</a> ${tx(rule.title)}</h3><p>${tx(rule.text)}</p></article>`;
 
-/** The ruleset a page shows with its rulebook's texts: a game's own (`code`), else the game's defaults. */
-export async function bookFor(game, code) {
+/**
+ * The ruleset a page shows with its rulebook's texts: a game's own (`code`), else the game's defaults.
+ * The whole book of a game of Quest 1607 (`numbers`) brings the event in play (E1) too, as `event`: the
+ * numbers it bends show beside the game's own.
+ */
+export async function bookFor(game, code, numbers = false) {
   const where = code ? `/api/games/${encodeURIComponent(code)}` : `/api/rulesets/${encodeURIComponent(game)}`;
-  const [rs, texts] = await Promise.all([code ? api.ruleset(code) : api.defaultRuleset(game), request('GET', `${where}/rules`)]);
-  return { ...rs, rules: { ...rs.rules, ...texts } };
+  const table = numbers && code && game === 'quest1607' ? api.state(code).catch(() => null) : null;
+  const [rs, texts, view] = await Promise.all([code ? api.ruleset(code) : api.defaultRuleset(game), request('GET', `${where}/rules`), table]);
+  return { ...rs, rules: { ...rs.rules, ...texts }, event: (view && view.event) || null };
 }
 
 /**
@@ -141,7 +155,7 @@ export async function mount(root, { game, hash, code: given, over = false }) {
   await styled;
   let rs = null;
   try {
-    rs = await bookFor(game, code);
+    rs = await bookFor(game, code, true);
     useRuleset(rs);
   } catch { /* offline without a cached copy: the page says so */ }
   const book = Object.assign(document.createElement('div'), { className: 'rulebook' });

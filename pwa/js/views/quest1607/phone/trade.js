@@ -72,7 +72,7 @@ export class TradeCard {
     if (!own.includes(this.market.give)) this.market.give = own[0];
     if (!all.includes(this.market.get)) this.market.get = all.find((id) => id !== this.market.give);
     const options = (ids) => ids.map((id) => [id, resName(id)]);
-    return html`<details class="card trade-form" id="market-form"><summary>${t('market')}</summary>
+    return html`<details class="card trade-form" id="market-form"><summary>${t('market', { rate: R.marketRate(state, ruleset) })}</summary>
       <div class="row"><label>${t('give')} ${R.marketRate(state, ruleset)}× ${choice('market-give', this.market.give, options(own))}</label>
       <label>${t('get')} 1× ${choice('market-get', this.market.get, options(all))}</label></div>
       ${checkedButton(R.canMarket(state, ruleset, me, this.market.give, this.market.get), 'market-send', t('exchange'), { data: { send: 'market' }, shared })}
@@ -81,7 +81,7 @@ export class TradeCard {
 
   bankForm({ state, ruleset, me, player, shared }, own, all) {
     if (!all.includes(this.bank.get)) this.bank.get = all[0];
-    return html`<details class="card trade-form" id="bank-form"><summary>${t('bank')}</summary>
+    return html`<details class="card trade-form" id="bank-form"><summary>${t('bank', { rate: R.bankRate(state, ruleset) })}</summary>
       ${own.map((id) => stepper(`bank.give.${id}`, this.bank.give[id] || 0, resName(id), { max: player.resources[id] || 0 }))}
       <label>${t('get')} 1× ${choice('bank-get', this.bank.get, all.map((id) => [id, resName(id)]))}</label>
       ${checkedButton(R.canBank(state, ruleset, me, this.bank.give, this.bank.get), 'bank-send', t('exchange'), { data: { send: 'bank' }, shared })}
