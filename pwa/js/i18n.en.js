@@ -7,7 +7,7 @@ export default {
   random_order: 'Random seating order', join: 'Join', open: 'Open',
   lobby: 'Lobby', join_code: 'Join code', scan_to_join: 'Scan to join',
   taken: 'taken', waiting_host: 'Waiting for the host to start…', start_game: 'Start the game',
-  host_panel: 'Host panel', open_screen: 'Shared screen', open_dice: 'Dice device',
+  host_panel: 'Host panel', open_screen: 'Shared screen',
   open_play: 'My phone', join_as_player: 'Join as a player too',
   not_joined: 'This phone has not joined this game.',
   unknown_game: 'No game with code {code}.',
@@ -98,7 +98,7 @@ export default {
   now_stale: 'the game moved on meanwhile — look again and tap anew.', dismiss: 'OK',
   net_error: 'No connection to the table right now — try again in a moment.',
   playing_now: 'Playing', tap_for_sound: 'Tap anywhere for sound',
-  dice_link_h: 'Dice on a table device', dice_link_make: 'Hand the dice to a device',
+  dice_link_h: 'Dice on a table device', dice_link_only: 'For the dice device only, not to join', dice_link_why: 'A tablet or a spare phone in the middle of the table can roll for whoever’s turn it is. Make its link before or during the game.', dice_link_make: 'Hand the dice to a device',
   dice_link_help: 'Scan this with the tablet or phone that rolls for the table, or open the link on it. It rolls for whoever’s turn it is and can do nothing else.',
   copy_link: 'Copy link',
 };

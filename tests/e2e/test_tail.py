@@ -6,6 +6,7 @@ Dutch where the words are the point.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser, expect
 from shipmate.rules.table import NAME_MAX
 from tests.api.client import Game
 from tests.api.test_whole_game import advance, me, play_to_the_winner, supply
-from tests.fixtures_server import TEST_LIMITS, StartServer
+from tests.fixtures_server import TEST_LIMITS, StartServer, wait_for
 
 from .helpers import TV, Device, api, close_all, strip
 from .layout import SMALL_PHONE, open_phone
@@ -249,3 +250,52 @@ def test_a_long_name_and_a_labels_unit_stay_whole_on_a_small_dutch_phone_and_tv(
         tv.shot("tail-units-tv-1280-nl")
     finally:
         close_all([phone, tv])
+
+
+TABLET = {"width": 800, "height": 1280}
+
+
+def test_the_dice_are_handed_to_a_tablet_from_the_lobby_and_no_page_says_it_rolls_before_it_can(
+        browser: Browser, base_url: str) -> None:
+    """T1: "Dice device" in the lobby opened /dice on the laptop, which said it rolls but could not; the real
+    hand-over (a link and a QR code) came only after Start. A host following README looks for it before."""
+    host = Device(browser, base_url, "tail-dice-host", "en-GB", TV)
+    tablet = Device(browser, base_url, "tail-dice-tablet", "nl-NL", TABLET)
+    try:
+        page = host.goto("/")
+        create = page.locator("#create-form button[type=submit]")
+        expect(create).to_be_enabled()
+        create.click()
+        expect(page.locator(".lobby-head")).to_be_visible()
+        code = page.url.rstrip("/").rsplit("/", 1)[-1]
+        game = Game(base_url, code, host.tokens(code)["host"])
+        expect(page.locator("a[href^='/dice/']")).to_have_count(0)  # no page that cannot roll
+        card = page.locator("#dice-link")
+        card.locator("#dice-make").click()
+        link = card.locator("#dice-url")
+        expect(link).to_have_attribute("href", re.compile(rf"/dice/{code}#device="))
+        expect(card.locator(".qr img")).to_be_visible()
+        expect(card.locator("figcaption")).to_have_text("For the dice device only, not to join")
+        host.shot("tail-dice-lobby")
+        dice = tablet.goto(str(link.get_attribute("href")).removeprefix(base_url))
+        note = dice.locator("#dice-note")
+        expect(note).to_have_text("Zodra de spelleider het spel start, gooit dit apparaat voor wie aan de beurt is.")
+        expect(dice.locator("#table-roll")).to_have_count(0)
+        laptop = host.context.new_page()  # the host's laptop on /dice before the start says the same
+        laptop.goto(f"/dice/{code}")
+        expect(laptop.locator("#dice-note")).to_have_text(
+            "Once the host starts the game, this device rolls for whoever’s turn it is.")
+        laptop.close()
+        game.join("Anna", "netherlands")
+        game.join("Bram", "england")
+        page.locator("#start").click()
+        roll = dice.locator("#table-roll")
+        expect(roll).to_be_visible()
+        expect(note).to_have_text("Dit apparaat gooit voor wie aan de beurt is.")
+        tablet.shot("tail-dice-tablet-started")
+        roll.click()
+        wait_for(lambda: game.state()["turn"]["rolled"], "the tablet's roll")
+        expect(page.locator("a[href^='/dice/']")).to_have_count(0)  # the host panel hands over, no dead link
+        expect(page.locator("#dice-link #dice-url")).to_be_visible()
+    finally:
+        close_all([host, tablet])

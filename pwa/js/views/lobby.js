@@ -7,7 +7,7 @@
 import { api, qrUrl, saveTokens, tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
-import { Page } from '../page.js';
+import { Page, later } from '../page.js';
 import { characterStyle, errorText, swatch, toast } from '../ui.js';
 import { explain, ruleLinked } from '../logic/format.js';
 import { rememberGame } from '../games.js';
@@ -100,8 +100,7 @@ function hostTools(state, rs, code, mine, startCheck) {
     ${lobby && state.game !== 'serenissima' ? html`<label class="check"><input id="random-order" type="checkbox" ${mine.randomOrder ? html`checked` : ''}> ${t('random_order')}</label>` : ''}
     ${lobby ? startButton(state, rs, startCheck) : ''}
     <nav class="links" aria-label="${t('host_panel')}"><a class="button" data-link href="/host/${code}">${t('host_panel')}</a>
-      <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
-      ${state.game === 'quest1607' ? html`<a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>` : ''}</nav>
+      <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a></nav>
   </section>`;
 }
 
@@ -185,13 +184,21 @@ export async function mount(root, { code, navigate, hash = '' }) {
   }
   let state = null;
   let startCheck = null; // the game's start check, once its rules module has loaded
+  let known = null;
+  const game = new Promise((resolve) => { known = resolve; }); // which game, once its first state came
+  // Quest 1607's dice on a table device, the host's to hand over before the start (it loads only then)
+  const dice = later(() => game.then((name) => (name === 'quest1607' && tokensFor(code).host
+    ? import('./quest1607/dice_link.js').then((m) => m.diceLink()) : { name: 'no-dice', view: () => '' })));
   // each page its own parts (a part knows its page: a join that answers late goes to its own)
-  const page = new Page(root, PARTS.map((part) => ({ ...part })), () => (page.session && state
+  const parts = PARTS.map((part) => ({ ...part }));
+  parts.splice(parts.findIndex((part) => part.name === 'host') + 1, 0, dice);
+  const page = new Page(root, parts, () => (page.session && state
     ? { state, ruleset: page.session.ruleset, code, mine: tokensFor(code), ui, startCheck } : null));
   page.navigate = navigate;
   /** Each state of the game: a phone with a part in it goes on once the game has started. */
   page.follow = (s) => {
     rememberGame(code, s.game);
+    known(s.game);
     const mine = tokensFor(code);
     if (s.phase !== 'lobby' && mine.player) { navigate(`/play/${code}`, { replace: true }); return; }
     if (s.phase !== 'lobby' && mine.host && !ui.note) { navigate(`/host/${code}`, { replace: true }); return; }

@@ -87,7 +87,7 @@ class DiceCard {
     return html`<section class="dice-device" id="dice-device">${heading(ctx)}
       ${over ? html`<p class="dice-over" id="dice-over">${t('dice_over', { name: nameIn(state, state.winner) })}</p>`
         : state.combat ? fightDice(ctx) : turnDice(ctx, mayRoll)}
-      ${over ? '' : html`<p class="muted small">${this.forTable ? t('dice_linked') : t('dice_table_info')}</p>`}</section>`;
+      ${over ? '' : html`<p class="muted small" id="dice-note">${!this.forTable ? t('dice_table_info') : state.phase === 'lobby' ? t('dice_at_start') : t('dice_linked')}</p>`}</section>`;
   }
 
   click(event) {

@@ -7,7 +7,7 @@
 // place only when what it reads changed, so a half-typed reason, the focus and the scroll survive an
 // update. What just happened (./news.js), the start's check, the report (./host_report.js) and the
 // undo's question (../undo_ask.js) are no part of its first draw: they load beside it, import().
-import { ApiError, request, saveTokens, tokensFor } from '../../api.js';
+import { ApiError, tokensFor } from '../../api.js';
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { playerById, resourceIds } from '../../logic/quest1607_facts.js';
@@ -21,6 +21,7 @@ import { feed } from '../common.js';
 import { checkedButton, recordNote, tapItems } from '../parts.js';
 import { guideCard, hostPanel, hostStrip } from '../host_panel.js';
 import '../seat_strings.js';
+import { diceLink } from './dice_link.js';
 
 // What the head needs that loads beside its first draw: what just happened, in the story's words
 // (./news.js), and the start's check (the lobby's)
@@ -60,7 +61,6 @@ const head = {
         ${state.phase === 'lobby' ? html`<a class="button" data-link href="/join/${code}">${tokensFor(code).player ? t('lobby') : t('join_as_player')}</a>` : ''}
         ${tokensFor(code).player ? html`<a class="button" data-link href="/play/${code}">${t('open_play')}</a>` : ''}
         <a class="button" data-link href="/screen/${code}">${t('open_screen')}</a>
-        <a class="button" data-link href="/dice/${code}">${t('open_dice')}</a>
       </nav></section>`;
   },
   on: {
@@ -88,41 +88,6 @@ const feedCard = {
   name: 'feed',
   read: ({ state, events }) => [state.phase, state.players, events],
   view: (ctx) => (ctx.state.phase !== 'lobby' ? feed(story(ctx.events, tellers, ctx, { limit: 6 })) : ''),
-};
-
-/** Hand the dice to a table device: a link (and its QR code), kept with the game's tokens. */
-async function makeDiceLink(code) {
-  try {
-    const made = await request('POST', `/api/games/${encodeURIComponent(code)}/dice-device`, { token: tokensFor(code).host });
-    saveTokens(code, { diceLink: { url: made.url, qr: made.qr } });
-  } catch (error) { toast(errorText(error), 'error'); }
-}
-
-async function copyLink(url) {
-  try { await navigator.clipboard.writeText(url); toast(t('copied')); } catch { /* no clipboard: the link is on screen */ }
-}
-
-/** T1: the dice on a table device, handed over with a link (and its QR code) that the device opens. */
-const diceCard = {
-  name: 'dice-link',
-  read: ({ state }) => [state.phase],
-  view({ state, code }) {
-    const link = tokensFor(code).diceLink;
-    return state.phase !== 'playing' ? '' : html`<section class="card dice-link" id="dice-link" aria-labelledby="dice-link-h"><h2 id="dice-link-h">${t('dice_link_h')}</h2>
-      ${link ? html`<p>${t('dice_link_help')}</p>
-        <figure class="qr"><img src="${link.qr}" alt="${t('dice_link_h')}" width="180" height="180"></figure>
-        <p class="mono wrap small"><a id="dice-url" class="link-target" href="${link.url}" target="_blank" rel="noopener">${link.url}</a></p>
-        <button type="button" id="dice-copy">${t('copy_link')}</button>`
-        : html`<button type="button" id="dice-make" class="primary">${t('dice_link_make')}</button>`}</section>`;
-  },
-  on: {
-    /** The link is made once and kept (the card draws it then); Copy puts it on the clipboard. */
-    click(event, { code }) {
-      if (event.target.closest('#dice-copy')) copyLink(tokensFor(code).diceLink.url);
-      else if (event.target.closest('#dice-make')) makeDiceLink(code).then(() => this.page.schedule(this));
-      return null;
-    },
-  },
 };
 
 const playersCard = {
@@ -236,7 +201,7 @@ class AdjustForm {
 export function mount(root, { code, navigate }) {
   // the report: at the top once the game is over, at the bottom while it runs
   const report = (phase) => later(() => import('./host_report.js').then((m) => m.reportCard(phase)));
-  return hostPanel(root, [hostStrip, head, guideCard({ sent }), report('finished'), feedCard, diceCard, playersCard, seats,
+  return hostPanel(root, [hostStrip, head, guideCard({ sent }), report('finished'), feedCard, diceLink(), playersCard, seats,
     new AdjustForm(), seedCard, report('playing')], { code, navigate });
 }
 

@@ -32,6 +32,6 @@ export default {
   dice_over: 'The game is over: {name} won.',
   host_moment: 'Just now: {what}',
   rolled: 'Rolled',
-  dice_table_info: 'This device shows every roll big. To roll here for whoever’s turn it is, scan the dice link from the host panel; otherwise the active player rolls on their own phone.',
-  roll_for: 'Roll for {name}', dice_linked: 'This device rolls for whoever’s turn it is.',
+  dice_table_info: 'This device shows every roll big. To roll here for whoever’s turn it is, scan the dice link the host makes in the lobby or on the host panel; otherwise the active player rolls on their own phone.',
+  roll_for: 'Roll for {name}', dice_linked: 'This device rolls for whoever’s turn it is.', dice_at_start: 'Once the host starts the game, this device rolls for whoever’s turn it is.',
 };

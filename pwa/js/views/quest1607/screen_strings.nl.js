@@ -32,6 +32,6 @@ export default {
   dice_over: 'Het spel is afgelopen: {name} heeft gewonnen.',
   host_moment: 'Zojuist: {what}',
   rolled: 'Gegooid',
-  dice_table_info: 'Dit apparaat toont elke worp groot. Scan de dobbellink uit het spelleiderspaneel om hier te gooien voor wie aan de beurt is; anders gooit de actieve speler op de eigen telefoon.',
-  roll_for: 'Gooi voor {name}', dice_linked: 'Dit apparaat gooit voor wie aan de beurt is.',
+  dice_table_info: 'Dit apparaat toont elke worp groot. Scan de dobbellink die de spelleider in de lobby of op het spelleiderspaneel maakt, om hier te gooien voor wie aan de beurt is; anders gooit de actieve speler op de eigen telefoon.',
+  roll_for: 'Gooi voor {name}', dice_linked: 'Dit apparaat gooit voor wie aan de beurt is.', dice_at_start: 'Zodra de spelleider het spel start, gooit dit apparaat voor wie aan de beurt is.',
 };
