@@ -20,10 +20,16 @@ export function rememberGame(code, game) {
   try { localStorage.setItem(KINDS_KEY, JSON.stringify(kinds)); } catch { /* storage blocked */ }
 }
 
+/** The game of `code` as this device last saw it, or null. */
+export function knownGame(code) {
+  const known = readKinds()[code];
+  return GAMES.includes(known) ? known : null;
+}
+
 /** The game of `code` ("quest1607" when it cannot be told: that page then says what is wrong). */
 export async function gameOf(code) {
-  const known = readKinds()[code];
-  if (GAMES.includes(known)) return known;
+  const known = knownGame(code);
+  if (known) return known;
   try {
     const view = await request('GET', `/api/games/${encodeURIComponent(code)}`);
     if (view && GAMES.includes(view.game)) { rememberGame(code, view.game); return view.game; }

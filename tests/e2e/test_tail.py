@@ -299,3 +299,39 @@ def test_the_dice_are_handed_to_a_tablet_from_the_lobby_and_no_page_says_it_roll
         expect(page.locator("#dice-link #dice-url")).to_be_visible()
     finally:
         close_all([host, tablet])
+
+
+def test_the_lobby_shows_its_code_before_the_games_answers_come(browser: Browser, base_url: str) -> None:
+    """The lobby's first load showed "…" for about 1.5 s before the code: on a slow Wi-Fi its code waited
+    for eight round trips (the page's modules, its words, then the game's ruleset and state). The code is
+    in the address: it shows while the game's answers are held, for the host (with the QR code to scan)
+    and for a phone that came to join."""
+    game = Game.create(base_url)
+    host = Device(browser, base_url, "tail-lobby-host", "en-GB", TV)
+    guest = Device(browser, base_url, "tail-lobby-guest", "nl-NL")
+    host.remember(game.code, {"host": game.host})
+    held: list[Any] = []
+    holding = [True]
+
+    def answer(route: Any) -> None:
+        if holding[0]:
+            held.append(route)  # the game's answers wait
+        else:
+            route.continue_()
+    try:
+        for device in (host, guest):
+            holding[0] = True
+            for answers in (f"**/api/games/{game.code}/**", f"**/api/games/{game.code}"):
+                device.page.route(answers, answer)
+            page = device.goto(f"/join/{game.code}")
+            expect(page.locator(".big-code")).to_have_text(game.code)
+            wait_for(lambda: bool(held), "the lobby asking for the game")
+            expect(page.locator(".lobby-head .qr img")).to_have_count(1 if device is host else 0)
+            device.shot(f"tail-lobby-code-first-{device.name}")
+            holding[0] = False
+            while held:
+                held.pop().continue_()
+            expect(page.locator(".lobby-head .game-name")).to_have_text("Quest 1607")
+            expect(page.locator(".big-code")).to_have_text(game.code)
+    finally:
+        close_all([host, guest])

@@ -10,7 +10,7 @@ import { t } from '../i18n.js';
 import { Page, later } from '../page.js';
 import { characterStyle, errorText, swatch, toast } from '../ui.js';
 import { explain, ruleLinked } from '../logic/format.js';
-import { rememberGame } from '../games.js';
+import { knownGame, rememberGame } from '../games.js';
 import { styled } from './home_strings.js';
 import { claimSeat } from './seats.js';
 
@@ -46,11 +46,11 @@ function seatNote(note, moved) {
     ${moved ? html`<p>${t('seat_moved_more')}</p>` : ''}</section>`;
 }
 
-/** The game's name, its code large, and (in the lobby) the QR code that opens this page: for the host
- * and the players to show; a phone that came to join has no use for it before its join form. */
+/** The game's name (once known), its code large, and (in the lobby) the QR code that opens this page:
+ * for the host and the players to show; a phone that came to join has no use for it before its join form. */
 function head(state, code, mine) {
   return html`<section class="lobby-head card" id="lobby-head">
-    <div class="code-block"><h1 class="game-name">${t(`game_${state.game}`)}</h1><p>${t('join_code')}</p>
+    <div class="code-block">${state.game ? html`<h1 class="game-name">${t(`game_${state.game}`)}</h1>` : ''}<p>${t('join_code')}</p>
       <p class="big-code mono" aria-label="${t('join_code')} ${code.split('').join(' ')}">${code}</p></div>
     ${state.phase === 'lobby' && (mine.host || mine.player) ? html`<figure class="qr"><img src="${qrUrl(code)}" alt="${t('scan_to_join')}: ${location.origin}/join/${code}" width="180" height="180"><figcaption>${t('scan_to_join')}</figcaption></figure>` : ''}
   </section>`;
@@ -175,6 +175,8 @@ const PARTS = [
 export async function mount(root, { code, navigate, hash = '' }) {
   const moved = hash === '#seat-moved';
   const ui = { name: '', character: null, joining: false, note: moved ? t('seat_moved') : '', moved };
+  // the code at once, from the address: the game's words, its sheet and its state come after
+  render(root, head({ game: knownGame(code), phase: 'lobby' }, code, tokensFor(code)));
   await styled;
   const secret = new URLSearchParams(hash.slice(1)).get('handover');
   if (hash) history.replaceState(null, '', location.pathname); // a secret stays out of the address bar
