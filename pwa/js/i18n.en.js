@@ -98,7 +98,5 @@ export default {
   now_stale: 'the game moved on meanwhile — look again and tap anew.', dismiss: 'OK',
   net_error: 'No connection to the table right now — try again in a moment.',
   playing_now: 'Playing', tap_for_sound: 'Tap anywhere for sound',
-  dice_link_h: 'Dice on a table device', dice_link_only: 'For the dice device only, not to join', dice_link_why: 'A tablet or a spare phone in the middle of the table can roll for whoever’s turn it is. Make its link before or during the game.', dice_link_make: 'Hand the dice to a device',
-  dice_link_help: 'Scan this with the tablet or phone that rolls for the table, or open the link on it. It rolls for whoever’s turn it is and can do nothing else.',
   copy_link: 'Copy link',
 };

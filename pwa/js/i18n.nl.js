@@ -97,7 +97,5 @@ export default {
   now_stale: 'het spel is intussen verder gegaan — kijk opnieuw en tik nog eens.', dismiss: 'OK',
   net_error: 'Nu even geen verbinding met de tafel — probeer het zo nog eens.',
   playing_now: 'Aan de beurt', tap_for_sound: 'Tik ergens voor geluid',
-  dice_link_h: 'Dobbelen op een tafelapparaat', dice_link_only: 'Alleen voor het dobbelapparaat, niet om mee te doen', dice_link_why: 'Een tablet of een extra telefoon midden op tafel kan gooien voor wie aan de beurt is. Maak de link voor of tijdens het spel.', dice_link_make: 'Geef de dobbelstenen aan een apparaat',
-  dice_link_help: 'Scan dit met de tablet of telefoon die voor de tafel gooit, of open de link daarop. Die gooit voor wie aan de beurt is en kan verder niets.',
   copy_link: 'Link kopiëren',
 };

@@ -4,8 +4,19 @@
 // with the game's tokens.
 import { request, saveTokens, tokensFor } from '../../api.js';
 import { html } from '../../html.js';
-import { t } from '../../i18n.js';
+import { extend, t } from '../../i18n.js';
 import { errorText, toast } from '../../ui.js';
+
+extend({
+  en: {
+    dice_link_h: 'Dice on a table device', dice_link_only: 'For the dice device only, not to join', dice_link_why: 'A tablet or a spare phone in the middle of the table can roll for whoever’s turn it is. Make its link before or during the game.', dice_link_make: 'Hand the dice to a device',
+    dice_link_help: 'Scan this with the tablet or phone that rolls for the table, or open the link on it. It rolls for whoever’s turn it is and can do nothing else.',
+  },
+  nl: {
+    dice_link_h: 'Dobbelen op een tafelapparaat', dice_link_only: 'Alleen voor het dobbelapparaat, niet om mee te doen', dice_link_why: 'Een tablet of een extra telefoon midden op tafel kan gooien voor wie aan de beurt is. Maak de link voor of tijdens het spel.', dice_link_make: 'Geef de dobbelstenen aan een apparaat',
+    dice_link_help: 'Scan dit met de tablet of telefoon die voor de tafel gooit, of open de link daarop. Die gooit voor wie aan de beurt is en kan verder niets.',
+  },
+});
 
 async function makeDiceLink(code) {
   try {
