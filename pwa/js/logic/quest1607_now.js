@@ -5,6 +5,7 @@
 // and answers every action with them (checkAction); tests/differential holds both to the server's answers.
 import { OK, forbidden, lobbyStart, missing, no, playerById, seated } from './checks.js';
 import { activePlayer, effects } from './quest1607_facts.js';
+import './quest1607_words.js';
 
 /** The game is on and a seated player acts (S5 before the start, V1 once it is over). */
 export function playing(state, me) {
