@@ -12,12 +12,12 @@ extend({
   en: {
     report: 'End-of-game report', report_so_far: 'The game so far',
     res_over_rounds: 'Resources over the rounds', levels_over_rounds: 'Quest levels over the rounds',
-    dice_luck: 'Dice luck per player',
+    dice_luck: 'Dice luck per player', luck_dice: { one: '1 die', other: '{n} dice' },
   },
   nl: {
     report: 'Verslag na afloop', report_so_far: 'Het spel tot nu toe',
     res_over_rounds: 'Grondstoffen per ronde', levels_over_rounds: 'Questniveaus per ronde',
-    dice_luck: 'Dobbelgeluk per speler',
+    dice_luck: 'Dobbelgeluk per speler', luck_dice: { one: '1 dobbelsteen', other: '{n} dobbelstenen' },
   },
 });
 
@@ -32,8 +32,11 @@ function report({ state, ruleset, events }) {
     series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.resources[p.id] || [] })) });
   const levels = lineChart({ ...size, title: t('levels_over_rounds'), x: rounds, yLabels: [t('bronze'), t('silver'), t('gold'), t('done')],
     series: line.players.map((p) => ({ name: p.name, colour: colour(p.id), values: line.levels[p.id] || [] })) });
-  const dice = barChart({ ...size, title: t('dice_luck'), reference: 3.5, referenceLabel: `${t('expected')} 3.5`, format: (v) => v.toFixed(2),
-    bars: state.players.map((p) => ({ label: `${p.name} (${(luck[p.id] || { dice: 0 }).dice})`, value: (luck[p.id] || { mean: 0 }).mean, colour: colour(p.id) })) });
+  const dice = barChart({ ...size, title: t('dice_luck'), reference: 3.5, referenceLabel: `${t('expected')} 3.5`, format: (v) => v.toFixed(2), legend: true,
+    bars: state.players.map((p) => {
+      const { dice: n, mean } = luck[p.id] || { dice: 0, mean: 0 };
+      return { label: p.name, value: mean, colour: colour(p.id), note: t('luck_dice', { n }) };
+    }) });
   return html`<section class="card report" id="report"><h2>${state.phase === 'finished' ? t('report') : t('report_so_far')}</h2>${trusted(res)}${trusted(levels)}${trusted(dice)}</section>`;
 }
 

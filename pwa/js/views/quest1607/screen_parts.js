@@ -124,6 +124,6 @@ export function side({ state, ruleset, events, tv, later }, limit = FEED_LINES) 
   return html`<aside class="screen-side q-side" id="q-side">${tv.control()}${state.phase === 'lobby' ? '' : tv.joinCode(state)}${tv.guide(state, ruleset)}${feed(lines, { big: true })}
     ${thrown && later.charts ? html`<div class="screen-chart q-chart" id="q-chart">${trusted(later.charts.barChart({
       title: t('dice_dist'), bars: dist.all.map((n, i) => ({ label: String(i + 1), value: n })),
-      reference: thrown / 6, referenceLabel: `${t('expected')} · ${t('throws', { n: thrown })}`, width: 340, height: 180,
+      reference: thrown / 6, referenceLabel: `${t('expected')} · ${t('throws', { n: thrown })}`, width: 340, height: 180, text: 18,
     }))}</div>` : ''}</aside>`;
 }
