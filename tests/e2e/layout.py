@@ -129,7 +129,7 @@ def scroll_away(page: Page) -> None:
 GAMES = ("quest1607", "serenissima", "voyagers")
 TV_SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
 # What each page shows once it has drawn
-DRAWN = {"home": "#create-form button[type=submit]", "join": ".lobby-head", "play": "#now, .turnbar",
+DRAWN = {"home": "#create-form button[type=submit]", "join": "#lobby-players", "play": "#now, .turnbar",
          "host": "main h1", "screen": ".screen", "dice": ".dice-device, .screen"}
 @dataclass
 class Stop:

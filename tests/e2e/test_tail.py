@@ -335,3 +335,45 @@ def test_the_lobby_shows_its_code_before_the_games_answers_come(browser: Browser
             expect(page.locator(".big-code")).to_have_text(game.code)
     finally:
         close_all([host, guest])
+
+
+TILES = """() => [...document.querySelectorAll('#join-form .character')].map((tile) => {
+  const name = tile.querySelector('.character-name');
+  const text = [...name.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+  const words = [];
+  for (const m of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    words.push([m[0], new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]);
+  }
+  const box = tile.getBoundingClientRect();
+  return { top: Math.round(box.top), height: Math.round(box.height), words };
+})"""
+
+
+@pytest.mark.parametrize("game", ["quest1607", "serenissima", "voyagers"])
+@pytest.mark.parametrize("locale", ["en-GB", "nl-NL"])
+def test_the_join_page_on_a_small_phone_has_even_tiles_and_join_in_its_first_screenful(
+        browser: Browser, base_url: str, game: str, locale: str) -> None:
+    """At 360 × 740 the character tiles wrapped unevenly ("The / Netherlands" under its radio, "Engla / nd")
+    and Join was below the fold."""
+    made = Game.create(base_url, game)
+    phone = Device(browser, base_url, f"tail-join-{game}", locale, SMALL_PHONE)
+    try:
+        page = phone.goto(f"/join/{made.code}")
+        join = page.locator("#join-form button[type=submit]")
+        expect(join).to_be_visible()
+        expect(page.locator("#join-form .character").first).to_be_visible()
+        box = join.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= SMALL_PHONE["height"], box
+        tiles = page.evaluate(TILES)
+        rows: dict[int, set[int]] = {}
+        for tile in tiles:
+            rows.setdefault(tile["top"], set()).add(tile["height"])
+            assert all(lines == 1 for _, lines in tile["words"]), tile  # no name breaks inside a word
+        assert all(len(heights) == 1 for heights in rows.values()), rows  # a row's tiles are even
+        assert len({h for heights in rows.values() for h in heights}) == 1, rows  # and every row too
+        phone.shot(f"tail-join-{game}-{locale}")
+    finally:
+        close_all([phone])

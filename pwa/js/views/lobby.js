@@ -79,7 +79,7 @@ function joining(state, rs, code, ui, mine) {
     const isTaken = taken.has(c.id);
     return html`<label class="character ${isTaken ? 'taken' : ''}" data-key="land-${c.id}">
       <input type="radio" name="character" value="${c.id}" ${ui.character === c.id ? html`checked` : ''} ${isTaken ? html`disabled` : ''}>
-      ${swatch(rs, c.id, false)}<span class="character-name">${characterStyle(rs, c.id).name}</span>
+      <span class="character-name">${swatch(rs, c.id, false)} ${characterStyle(rs, c.id).name}</span>
       ${isTaken ? html`<span class="tag">${t('taken')}</span>` : ''}</label>`;
   };
   return html`<section class="card" id="lobby-join">
@@ -112,6 +112,17 @@ function pick({ target: el }, { ui }) {
   return true;
 }
 
+/** Whether this phone came to join: in the lobby, with no seat and not the host's. */
+const comesToJoin = ({ state, mine }) => state.phase === 'lobby' && !mine.host && !mine.player;
+
+/** Who has joined: above the host's tools, or below the join form of a phone that came to join (its Join
+ * stays in its first screenful on a small phone). */
+const playersPart = (above) => ({
+  name: above ? 'players' : 'players-below',
+  read: (ctx) => [ctx.state.players, ctx.ruleset, comesToJoin(ctx)],
+  view: (ctx) => (comesToJoin(ctx) === above ? '' : players(ctx.state, ctx.ruleset)),
+});
+
 // The parts, drawn from ctx {state, ruleset, code, mine (this phone's tokens), ui, startCheck}; the
 // host's Start comes before their own join form: it is what the table waits for.
 const PARTS = [
@@ -121,7 +132,7 @@ const PARTS = [
     read: ({ state, mine }) => [state.game, state.phase, Boolean(mine.host || mine.player)],
     view: ({ state, code, mine }) => head(state, code, mine),
   },
-  { name: 'players', read: ({ state, ruleset }) => [state.players, ruleset], view: ({ state, ruleset }) => players(state, ruleset) },
+  playersPart(true),
   {
     name: 'host',
     read: ({ state, ruleset, mine, startCheck }) => [state, ruleset, mine.host, mine.randomOrder, startCheck],
@@ -170,6 +181,7 @@ const PARTS = [
       this.page.schedule();
     },
   },
+  playersPart(false),
 ];
 
 export async function mount(root, { code, navigate, hash = '' }) {
