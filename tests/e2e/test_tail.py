@@ -148,6 +148,7 @@ def test_headings_forms_and_the_rulebook_take_their_numbers_from_the_rules_in_fo
             expect(row.locator(".rb-now")).to_have_text(f"nu {rate}, {by}") if kind in kinds \
                 else expect(row.locator(".rb-now")).to_have_count(0)
         expect(bent).to_have_count(len(kinds))
+        assert [n for n in book.page.evaluate(LINES_OF, [".rb-numbers th", "Bemanning +1"]) if n] == [1]  # whole
         bent.first.scroll_into_view_if_needed()
         book.shot("tail-rulebook-in-force")
     finally:

@@ -71,7 +71,7 @@ function questNumbers(rs, lit) {
   const bent = effects(rs, rs); // the rules as the event in play bends them (the book of a game: rs.event)
   const cost = (c) => [Object.keys(c.pay).length ? formatResources(c.pay) : '', c.choice ? `${c.choice.count} ${c.choice.of.map(resName).join(` ${t('rb_or')} `)}` : '']
     .filter(Boolean).join(' + ');
-  const what = (key) => (key === 'quest' ? t('quest_card') : t('upgrade_part', { part: t(key) }));
+  const what = (key) => html`<span class="unit">${key === 'quest' ? t('quest_card') : t('upgrade_part', { part: t(key) })}</span>`;
   const sides = Object.keys(rs.hit_table);
   const damage = (d) => (d.effect === 'crew' ? t('crew_loss', { n: d.loss || 1 }) : d.effect === 'sails_hit' ? t('sails_hit') : t('no_effect'));
   const houseHit = house(rs, 'hit_table');
