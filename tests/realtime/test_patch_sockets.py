@@ -103,3 +103,40 @@ def test_patch_sockets_end_with_the_view_a_get_returns(live_server: str) -> None
           f"max {max(patched)} B; {sum(d.gaps for d in devices.values())} gaps resumed")
     for device in devices.values():
         device.close()
+
+
+def test_the_acting_patch_socket_gets_the_change_once(live_server: str) -> None:
+    """DESIGN: on a patch socket a successful action's `result` carries `version` and `events`, not the
+    state, which came just before it in the patch the whole table gets; a full socket's and an HTTP
+    answer keep the state."""
+    game = Game.create(live_server)
+    game.seat(2)
+    active = game.state()["turn"]["player"]
+    token = game.players[active]
+    frames: dict[bool, list[dict[str, Any]]] = {}
+    for patches, action in ((True, {"type": "roll"}), (False, {"type": "end_turn"})):
+        query = f"token={token}" + ("&updates=patch" if patches else "")
+        ws = websocket.create_connection(f"{live_server.replace('http://', 'ws://')}/ws/games/{game.code}?{query}",
+                                         timeout=30)
+        try:
+            seen = [json.loads(ws.recv())]  # the snapshot
+            supply(game, active)  # a change first: the socket's first one may come whole
+            while seen[-1].get("version") != game.state()["version"] or seen[-1]["type"] == "presence":
+                seen.append(json.loads(ws.recv()))
+            ws.send(json.dumps({"type": "action", "id": 1, "action": action, "idempotency_key": f"k{patches}"}))
+            while not (seen[-1]["type"] == "result" and seen[-1]["id"] == 1):
+                seen.append(json.loads(ws.recv()))
+        finally:
+            ws.close()
+        frames[patches] = seen
+    patched = frames[True]
+    change = next((f for f in patched if f["type"] == "patch"), None)
+    assert change is not None, [f["type"] for f in patched]
+    result = patched[-1]
+    assert patched.index(change) < len(patched) - 1 and result["status"] == 200
+    assert set(result) == {"type", "id", "status", "version", "events"}, result
+    assert result["version"] == change["version"] and result["events"] == change["events"]
+    full = frames[False][-1]
+    assert full["status"] == 200 and full["state"] == game.state(token)
+    replay = game.act(token, {"type": "end_turn"}, key="kFalse")  # the same key over HTTP: the same answer
+    assert replay.status_code == 200 and "state" in replay.json()

@@ -101,11 +101,15 @@ class Update:
                 self._events_json(*key), b',"state":', self._state_json(viewer), b"}")).decode()
         return made
 
-    def body_for(self, viewer: Viewer) -> dict[str, Any]:
+    def body_for(self, viewer: Viewer, with_state: bool = True) -> dict[str, Any]:
         """Return this change's ``{"version", "events", "state"}`` for `viewer`, made of the very JSON
-        its update carries: an action's answer over a socket costs no view again."""
-        return {"version": self.version, "events": orjson.Fragment(self._events_json(viewer, self.first - 1)),
-                "state": orjson.Fragment(self._state_json(viewer))}
+        its update carries: an action's answer over a socket costs no view again. Without the state
+        (`with_state` False) for a socket that gets the state in the patch the whole table gets."""
+        body: dict[str, Any] = {"version": self.version,
+                                "events": orjson.Fragment(self._events_json(viewer, self.first - 1))}
+        if with_state:
+            body["state"] = orjson.Fragment(self._state_json(viewer))
+        return body
 
     def patch_for(self, viewer: Viewer, since: int) -> str | None:
         """Return the ``{"type": "patch"}`` message for a socket of `viewer` at version `since`, or None

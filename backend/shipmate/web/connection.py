@@ -185,10 +185,11 @@ class Connection:
 
     def _answer_body(self, change: Change, viewer: Viewer) -> dict[str, Any]:
         """The body of a success's answer: the JSON its update carried to the sockets, when the room
-        handed one out."""
+        handed one out. A patch socket gets the state in the patch the whole table gets (queued
+        before this answer): its answer carries the version and the events alone."""
         if change.update is not None:
-            return change.update.body_for(viewer)
-        return service.update_body(change.state, change.events, viewer)
+            return change.update.body_for(viewer, with_state=not self.patches)
+        return service.update_body(change.state, change.events, viewer, with_state=not self.patches)
 
     def _refuse(self, message_id: Any, exc: Exception) -> None:
         self._answer("error", message_id, refusal(exc, self.language))

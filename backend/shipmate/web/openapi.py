@@ -260,7 +260,8 @@ def build_spec() -> dict[str, Any]:
                        "action {id, action, idempotency_key?, language? (nl|en: refusals in it)}.",
         "parameters": [{"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
                        {"name": "updates", "in": "query", "required": False,
-                        "description": "patch: each change as an RFC 6902 JSON Patch of the viewer's state",
+                        "description": "patch: each change as an RFC 6902 JSON Patch of the viewer's state; "
+                                       "an action's result then carries version and events, not the state",
                         "schema": {"type": "string", "enum": ["full", "patch"], "default": "full"}},
                        *WS_HANDSHAKE],
         "responses": {101: {"description": "Switching protocols: the socket is open",

@@ -262,13 +262,13 @@ def events(code: str, token: str | None, query: Any) -> dict[str, Any]:
             "events": [event_view_for(state, event, caller.viewer) for event in found]}
 
 
-def update_body(state: State, events: list[Event], viewer: Viewer) -> dict[str, Any]:
-    """Return ``{"version", "events", "state"}`` as `viewer` may see them."""
-    return {
-        "version": state["version"],
-        "events": [event_view_for(state, event, viewer) for event in events],
-        "state": view_for(state, viewer),
-    }
+def update_body(state: State, events: list[Event], viewer: Viewer, with_state: bool = True) -> dict[str, Any]:
+    """Return ``{"version", "events", "state"}`` as `viewer` may see them (without the state: a patch
+    socket's answer, whose state comes in the patch)."""
+    body = {"version": state["version"], "events": [event_view_for(state, event, viewer) for event in events]}
+    if with_state:
+        body["state"] = view_for(state, viewer)
+    return body
 
 
 Shown = Callable[[Change, Viewer], dict[str, Any]]

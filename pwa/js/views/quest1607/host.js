@@ -29,11 +29,12 @@ let news = null;
 let canStart = null;
 
 /** Say what a change the host made did once it went through (`body`: the answer): its moment, else "sent". */
-function told(body, { log, ruleset }) {
+function told(body, { log, ruleset, live }) {
   if (!body) return;
-  // the answer comes before its state: its events may not be in the story yet
+  // an answer over HTTP may come before its state, and brings it: its events may not be in the story
+  // yet; over the socket, the state came first, in the patch the whole table got
   const events = log.latest < body.version ? [...log.all(), ...body.events] : log.all();
-  const now = news && news(body.state, events, ruleset);
+  const now = news && news(body.state || live.state, events, ruleset);
   toast(now && now.version === body.version ? now.text : t('sent'));
 }
 
