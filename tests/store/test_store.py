@@ -71,6 +71,11 @@ def test_each_action_raises_the_version_by_one_and_appends_its_events(store: Gam
     assert [e["version"] for e in store.events_since(code, 2)] == [3]
     state = store.load(code)
     assert state is not None and state["version"] == 3 and state["purse"] == 5
+    # up to a state's version: the events that led to it, none that came after it was read
+    assert [e["version"] for e in store.events_since(code, 0, upto=2)] == [1, 2]
+    assert [e["version"] for e in store.events_since(code, -1, upto=0)] == [0]
+    assert store.events_since(code, 2, upto=2) == [] and store.events_since(code, 3, upto=1) == []
+    assert [e["version"] for e in store.events_since(code, 1, upto=2**53)] == [2, 3]
 
 
 def test_a_commit_decided_on_a_stale_version_stores_nothing(store: GameStore, code: str) -> None:

@@ -185,7 +185,7 @@ class Rooms:
         state = self._store.load(code)
         if state is None or state["version"] <= known:
             return
-        events = [e for e in self._store.events_since(code, known) if e["version"] <= state["version"]]
+        events = self._store.events_since(code, known, upto=state["version"])
         room.hand_out({"version": state["version"], "events": events, "state": state})
 
     # ---- seats and presence ---------------------------------------------------------------------

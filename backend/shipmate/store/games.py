@@ -193,13 +193,16 @@ class GameStore:
         with redis_errors():
             return bool(self._grant(keys=[keys.tokens(code)], args=[token_hash, dumps(role)]))
 
-    def events_since(self, code: str, since: int) -> list[Event]:
-        """Return every event of the versions after `since`, in order."""
-        if since >= MAX_VERSION:  # beyond any stream id Redis accepts, and any version there is
+    def events_since(self, code: str, since: int, upto: int | None = None) -> list[Event]:
+        """Return every event of the versions after `since` (up to version `upto`, when given), in order:
+        with `upto` a state's version, the events that led to that state and none after it."""
+        if since >= MAX_VERSION or (upto is not None and upto <= since):  # beyond any stream id there is
             return []
         start = f"{max(since + 1, 0)}-0"
+        # a stream id's first part alone: every entry of that version
+        end = "+" if upto is None or upto >= MAX_VERSION else str(upto)
         with redis_errors():
-            entries = self._commands(code).xrange(keys.events(code), min=start, max="+")
+            entries = self._commands(code).xrange(keys.events(code), min=start, max=end)
         return [event for _, fields in entries or [] for event in loads((fields or {})[b"e"])]
 
     def refuse(self, code: str, name: str, answer: bytes, decided_on: int | None) -> bytes | None:

@@ -283,7 +283,7 @@ class Connection:
             view = view_for(state, self.viewer)
             self._tell(dumps({"type": "snapshot", "version": version, "state": view}))
         else:
-            events = [e for e in self.store.events_since(self.code, since) if e["version"] <= version]
+            events = self.store.events_since(self.code, since, upto=version)
             self._tell(dumps({"type": "update", **service.update_body(state, events, self.viewer)}))
         self.version = version
         self.rooms.saw(self.code, state)

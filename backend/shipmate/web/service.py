@@ -257,7 +257,7 @@ def events(code: str, token: str | None, query: Any) -> dict[str, Any]:
     caller = authenticate(code, token)
     since = load(EventsQuerySchema(), query)["since"]
     state = load_state(code)
-    found = [e for e in store().events_since(code, since) if e["version"] <= state["version"]]
+    found = store().events_since(code, since, upto=state["version"])
     return {"version": state["version"],
             "events": [event_view_for(state, event, caller.viewer) for event in found]}
 
