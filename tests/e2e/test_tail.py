@@ -54,7 +54,8 @@ def test_the_turn_prompt_counts_down_the_squares_left_to_sail(phones: dict[str, 
 ADVICE = """async ([state, ruleset, me]) => {
   const { eventAdvice } = await import('/js/views/quest1607/phone/event_advice.js');
   await import('/js/views/quest1607/phone/words.js');
-  return Object.fromEntries(ruleset.events.map((card) => [card.id, eventAdvice(card, { state, ruleset }, me, null)]));
+  return Object.fromEntries(ruleset.events.map((card) => [card.id,
+    eventAdvice(card, { state, ruleset }, me, null)]));
 }"""
 
 EVERYONE = {"en-GB": "For everyone, until the next quest is done.",
@@ -66,7 +67,8 @@ def test_an_event_that_changes_a_rule_says_so_for_everyone_and_what_it_means_for
         phones: dict[str, Device], browser: Browser, base_url: str, locale: str) -> None:
     """E1: after G7, G11 or G2 every phone said "Nothing of yours changes" / "Voor jou verandert er niets"."""
     game, active, _ = quest_game(base_url)
-    game.ok(game.host, {"type": "adjust", "player": active, "resources": {"wood": 3, "iron": 1}, "reason": "stock"})
+    game.ok(game.host, {"type": "adjust", "player": active, "resources": {"wood": 3, "iron": 1},
+                        "reason": "stock"})
     game.ok(game.players[active], {"type": "roll"})
     page = open_phone(phones, browser, game, active, locale)
     state = game.state(game.players[active])
@@ -83,18 +85,22 @@ def test_an_event_that_changes_a_rule_says_so_for_everyone_and_what_it_means_for
             assert text == ("No rule changes." if en else "Geen regel verandert."), text
     mine = next(p for p in state["players"] if p["id"] == active)["resources"]
     assert mine["wood"] >= 3, mine
-    assert ("Wood" if en else "Hout") in said["G7"] and (
-        "can go to the market now, 3 for 1" if en else "kan nu naar de markt, 3 voor 1") in said["G7"], said["G7"]
+    market = "can go to the market now, 3 for 1" if en else "kan nu naar de markt, 3 voor 1"
+    assert ("Wood" if en else "Hout") in said["G7"] and market in said["G7"], said["G7"]
     sail = state["turn"]["allowance"]
-    assert (f"each ship may sail {sail} squares this turn" if en else f"elk schip mag deze beurt {sail} vakjes varen") \
-        in said["G2"], said["G2"]  # less sailing: how far they may sail now
-    assert ("need 1 less on the die" if en else "1 minder nodig op de dobbelsteen") in said["G11"], said["G11"]
+    sailing = (f"each ship may sail {sail} squares this turn" if en
+               else f"elk schip mag deze beurt {sail} vakjes varen")
+    assert sailing in said["G2"], said["G2"]  # less sailing: how far they may sail now
+    easier = "need 1 less on the die" if en else "1 minder nodig op de dobbelsteen"
+    assert easier in said["G11"], said["G11"]
     short = mine.get("wood", 0) < 2 or mine.get("cotton", 0) < 3  # Sails +1 under G5: 2 wood and 3 cotton
     assert ("3 Cotton + 2 Wood" if en else "3 Katoen + 2 Hout") in said["G5"], said["G5"]
-    assert (("short" if en else "tekort") if short else ("you have it" if en else "dat heb je")) in said["G5"], said["G5"]
+    told = ("short" if en else "tekort") if short else ("you have it" if en else "dat heb je")
+    assert told in said["G5"], said["G5"]
 
 
-BENDS = {"market_rate", "bank_rate", "cost"}  # the events whose numbers a heading, a form or the rulebook shows
+# the events whose numbers a heading, a form or the rulebook shows
+BENDS = {"market_rate", "bank_rate", "cost"}
 
 
 def an_event_that_bends(game: Game) -> dict[str, Any]:
@@ -118,7 +124,8 @@ def an_event_that_bends(game: Game) -> dict[str, Any]:
 
 def test_headings_forms_and_the_rulebook_take_their_numbers_from_the_rules_in_force(
         phones: dict[str, Device], browser: Browser, base_url: str) -> None:
-    """During G7 the market's heading said "Market (4 → 1)" while its form said "Give 3×" (E1, M2, M3, U1–U5)."""
+    """During G7 the market's heading said "Market (4 → 1)" while its form said "Give 3×" (E1, M2, M3,
+    U1–U5)."""
     game = Game.create(base_url, quests_per_level=3)
     game.seat(3)
     state = an_event_that_bends(game)
@@ -143,12 +150,14 @@ def test_headings_forms_and_the_rulebook_take_their_numbers_from_the_rules_in_fo
             label = "Een questkaart" if item == "quest" else \
                 {"sails": "Zeilen", "cannons": "Kanonnen", "crew": "Bemanning"}[item] + " +1"
             expect(numbers.locator("tr", has_text=label).locator(".rb-now")).to_contain_text(by)
-        for kind, label, rate in (("market_rate", "Markt: geef voor 1", market), ("bank_rate", "Bank: geef voor 1", bank)):
+        for kind, label, rate in (("market_rate", "Markt: geef voor 1", market),
+                                  ("bank_rate", "Bank: geef voor 1", bank)):
             row = numbers.locator("tr", has_text=label)
             expect(row.locator(".rb-now")).to_have_text(f"nu {rate}, {by}") if kind in kinds \
                 else expect(row.locator(".rb-now")).to_have_count(0)
         expect(bent).to_have_count(len(kinds))
-        assert [n for n in book.page.evaluate(LINES_OF, [".rb-numbers th", "Bemanning +1"]) if n] == [1]  # whole
+        lines = book.page.evaluate(LINES_OF, [".rb-numbers th", "Bemanning +1"])
+        assert [n for n in lines if n] == [1]  # a unit stays whole
         bent.first.scroll_into_view_if_needed()
         book.shot("tail-rulebook-in-force")
     finally:
@@ -280,7 +289,8 @@ def test_the_dice_are_handed_to_a_tablet_from_the_lobby_and_no_page_says_it_roll
         host.shot("tail-dice-lobby")
         dice = tablet.goto(str(link.get_attribute("href")).removeprefix(base_url))
         note = dice.locator("#dice-note")
-        expect(note).to_have_text("Zodra de spelleider het spel start, gooit dit apparaat voor wie aan de beurt is.")
+        expect(note).to_have_text(
+            "Zodra de spelleider het spel start, gooit dit apparaat voor wie aan de beurt is.")
         expect(dice.locator("#table-roll")).to_have_count(0)
         laptop = host.context.new_page()  # the host's laptop on /dice before the start says the same
         laptop.goto(f"/dice/{code}")
@@ -326,7 +336,14 @@ def test_the_lobby_shows_its_code_before_the_games_answers_come(browser: Browser
                 device.page.route(answers, answer)
             page = device.goto(f"/join/{game.code}")
             expect(page.locator(".big-code")).to_have_text(game.code)
-            wait_for(lambda: bool(held), "the lobby asking for the game")
+            # the game's answers asked for and held (a sync page hears its routes during its own calls)
+            if not held:
+                page.wait_for_event("request", lambda request: f"/api/games/{game.code}" in request.url)
+            for _ in range(1000):
+                if held:
+                    break
+                page.evaluate("() => 0")
+            assert held, "the lobby never asked for the game"
             expect(page.locator(".lobby-head .qr img")).to_have_count(1 if device is host else 0)
             device.shot(f"tail-lobby-code-first-{device.name}")
             holding[0] = False

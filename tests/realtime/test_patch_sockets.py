@@ -123,7 +123,8 @@ def test_the_acting_patch_socket_gets_the_change_once(live_server: str) -> None:
             supply(game, active)  # a change first: the socket's first one may come whole
             while seen[-1].get("version") != game.state()["version"] or seen[-1]["type"] == "presence":
                 seen.append(json.loads(ws.recv()))
-            ws.send(json.dumps({"type": "action", "id": 1, "action": action, "idempotency_key": f"k{patches}"}))
+            ws.send(json.dumps({"type": "action", "id": 1, "action": action,
+                                "idempotency_key": f"k{patches}"}))
             while not (seen[-1]["type"] == "result" and seen[-1]["id"] == 1):
                 seen.append(json.loads(ws.recv()))
         finally:
