@@ -2,8 +2,8 @@
 // the headline's newest moment, and one screen that never scrolls nor crops. On a TV
 // (wider than 1100 px) the part marked data-fill reaches down to the screen's bottom edge; when the
 // page does not fit, the story's oldest lines give way first, then the pieces marked data-yield
-// (lowest number first) in the part that does not fit, each whole, never cut, and last the story's
-// lines it kept down to its newest.
+// (lowest number first) in the part that does not fit (or in the headline, above every part), each
+// whole, never cut, and last the story's lines it kept down to its newest.
 import { Page } from '../page.js';
 import { SharedScreen, screenSheet } from './tv.js';
 
@@ -25,18 +25,23 @@ const tooFull = (root) => (overflows() ? [root] : [...root.querySelectorAll('[da
 function fitScreen(root, tv, least) {
   if (window.innerWidth <= WIDE) return;
   const main = root.querySelector('[data-fill]');
-  if (main) {
+  const fill = () => {
+    if (!main) return;
     main.style.height = '';
     const top = main.getBoundingClientRect().top + window.scrollY;
     const below = document.documentElement.scrollHeight - (main.getBoundingClientRect().bottom + window.scrollY);
     main.style.height = `${Math.max(0, window.innerHeight - top - below)}px`;
-  }
+  };
+  fill();
   tv.fitStory(root, least);
   const yielding = [...root.querySelectorAll('[data-yield]')].sort((a, b) => a.dataset.yield - b.dataset.yield);
+  // a piece outside every column (in the headline) gives way for any of them, which then reach further down
+  const within = (el, boxes) => boxes.some((box) => box.contains(el)) || !el.closest('[data-fit]');
   for (let boxes = tooFull(root); boxes.length; boxes = tooFull(root)) {
-    const next = yielding.find((el) => !el.hidden && boxes.some((box) => box.contains(el)));
+    const next = yielding.find((el) => !el.hidden && within(el, boxes));
     if (!next) break;
     next.hidden = true;
+    if (main && !main.contains(next)) fill();
   }
   tv.fitStory(root, 1); // nothing else could go: the story keeps what fits whole, its newest line at least
 }

@@ -117,7 +117,7 @@ export class SharedScreen {
 
   /**
    * A TV does not scroll: on a wide screen the story in `root` keeps as many of its newest lines
-   * (at least `least`) as fit, whole, in its box and on the screen.
+   * (at least `least`) as fit, whole, in its box (its padding too: else the box cuts) and on the screen.
    */
   fitStory(root, least = 4) {
     if (window.innerWidth <= WIDE) return;
@@ -125,7 +125,7 @@ export class SharedScreen {
     const lines = box ? [...box.querySelectorAll('.feed-lines li')] : [];
     const over = () => {
       const bottom = Math.min(window.innerHeight, box.getBoundingClientRect().bottom) - 8;
-      return document.documentElement.scrollHeight > window.innerHeight
+      return document.documentElement.scrollHeight > window.innerHeight || box.scrollHeight > box.clientHeight + 1
         || lines[lines.length - 1].getBoundingClientRect().bottom > bottom;
     };
     while (lines.length > least && over()) lines.pop().remove();

@@ -23,11 +23,13 @@ const FEED_LINES_AT_LEAST = 3;
 function headline(ctx) {
   const { state, events } = ctx;
   // after the end, the headline says the end (and who won) alone
-  const moment = state.phase === 'finished' ? null : lastMoment(story(events, tellers, ctx, { limit: HEADLINE_LINES }));
+  const lines = story(events, tellers, ctx, { limit: HEADLINE_LINES });
+  const moment = state.phase === 'finished' ? null : lastMoment(lines);
   const now = tableNow(state);
+  // the story's newest line, which the story tells first in gold: where a column has no room, the headline's copy goes last
   return html`<section class="screen-turn se-head" id="se-head"><h1>${t('game_serenissima')}</h1>
     <p class="head-now" id="head-now">${now}</p>
-    ${moment && moment.text !== now ? html`<p class="head-moment" id="head-moment">${moment.text}</p>` : ''}
+    ${moment && moment.text !== now ? html`<p class="head-moment" id="head-moment" ${moment === lines[0] ? html`data-yield="9"` : ''}>${moment.text}</p>` : ''}
     <waiting-for class="screen-waiting"></waiting-for></section>`;
 }
 
