@@ -1,7 +1,7 @@
 // The one page model (pwa/README.md says it whole): parts, each {name, read(ctx), view(ctx), on, sent},
 // drawn in slots of their own, once per task, only when their inputs or their markup changed.
 import { morph } from './morph.js';
-import { listen, paintSwatches } from './ui.js';
+import { listen } from './ui.js';
 
 const TYPES = ['click', 'input', 'change', 'submit'];
 // Elements that draw themselves from the session (views/seats.js): they draw a new state too.
@@ -85,7 +85,6 @@ export class Page {
     if (!asked && markup === (this.markup.get(part) ?? '')) return false; // a slot starts empty
     this.markup.set(part, markup);
     morph(slot, markup);
-    paintSwatches(slot);
     if (part.drawn) part.drawn(slot, ctx);
     performance.measure(`draw ${name}`, { start });
     return true;

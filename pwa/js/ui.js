@@ -38,15 +38,26 @@ export function characterStyle(ruleset, id) {
   return { colour, pattern: PATTERNS[index % PATTERNS.length], name: tx(c.name) || String(id || ''), index };
 }
 
+const painted = new Set(); // the colours the shell's sheet has a rule for
+
+/**
+ * Colours are data: each gets a rule in the shell's own sheet (css/app.css, through the CSSOM, which the
+ * page's CSP allows where it forbids style=""), once. No element carries a style of its own, so a draw
+ * that leaves a swatch as it was leaves it alone.
+ */
+function paint(colour) {
+  if (painted.has(colour)) return;
+  const shell = [...document.styleSheets].find((sheet) => sheet.href && new URL(sheet.href).pathname === '/css/app.css');
+  if (!shell) return; // not loaded yet: the next swatch drawn paints
+  painted.add(colour);
+  shell.insertRule(`.swatch[data-colour="${colour}"] { --c: ${colour}; }`, shell.cssRules.length);
+}
+
 /** A small flag: the character's colour AND pattern AND name, so colour never stands alone. */
 export function swatch(ruleset, id, withName = true) {
   const s = characterStyle(ruleset, id);
+  paint(s.colour);
   return html`<span class="flag"><span class="swatch pat-${s.pattern} col-${s.index}" data-colour="${s.colour}" aria-hidden="true"></span>${withName ? html`<span class="flag-name">${s.name}</span>` : ''}</span>`;
-}
-
-/** Colours are data, so they reach the DOM through element.style (CSP allows it; not style=""). */
-export function paintSwatches(root) {
-  root.querySelectorAll('[data-colour]').forEach((el) => { el.style.setProperty('--c', el.dataset.colour); });
 }
 
 let toastTimer = null;

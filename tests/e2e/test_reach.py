@@ -101,6 +101,40 @@ def test_another_players_goods_draw_the_tvs_players_and_story_and_leave_its_roll
         close_all([tv])
 
 
+SWATCHES = """() => {
+  window.__swatched = 0;
+  const seen = new MutationObserver((records) => { window.__swatched += records.length; });
+  document.querySelectorAll('.swatch').forEach((el) => seen.observe(el, { attributes: true }));
+  return [...document.querySelectorAll('#q-players .swatch')].map((el) => [el.dataset.colour,
+    getComputedStyle(el).backgroundColor, el.hasAttribute('style')]);
+}"""
+
+
+def rgb(colour: str) -> str:
+    """"#e8a317" as a computed colour reads it: "rgb(232, 163, 23)"."""
+    hex_ = colour.lstrip("#")
+    hex_ = "".join(c * 2 for c in hex_) if len(hex_) == 3 else hex_[:6]
+    return f"rgb({int(hex_[0:2], 16)}, {int(hex_[2:4], 16)}, {int(hex_[4:6], 16)})"
+
+
+def test_every_swatch_shows_its_colour_and_a_draw_leaves_the_swatches_alone(browser: Browser,
+                                                                           base_url: str) -> None:
+    """A character's colour is data: it comes from a rule of the shell's sheet, not from a style of the
+    element that each draw took away and put back (which made every card differ from its markup)."""
+    game, active, _ = quest_game(base_url)
+    tv = Device(browser, base_url, "tv-swatches", "en-GB", TV)
+    try:
+        page = tv.goto(f"/screen/{game.code}")
+        expect(page.locator("#q-players .swatch").first).to_be_visible()
+        settled(page)
+        shown = page.evaluate(SWATCHES)
+        assert shown and all(computed == rgb(colour) and not styled for colour, computed, styled in shown), shown
+        three_corrections(game, page, active)
+        assert page.evaluate("() => window.__swatched") == 0
+    finally:
+        close_all([tv])
+
+
 def test_a_counter_tap_draws_its_form_once_and_an_action_draws_each_part_at_most_once(
         phones: dict[str, Device], browser: Browser, base_url: str) -> None:
     game, active, _ = quest_game(base_url)

@@ -13,7 +13,7 @@ import { html, render } from '../html.js';
 import { lang, t } from '../i18n.js';
 import { listOf, resourcesOrNothing } from '../logic/format.js';
 import { awayFor, awayWords, cameBack, endsGame, isAway, nextChange, shownAway, waitingOn } from '../logic/seats.js';
-import { errorText, paintSwatches, swatch, toast } from '../ui.js';
+import { errorText, swatch, toast } from '../ui.js';
 import './seat_strings.js';
 
 const drawn = new Set(); // the elements below that are on the page
@@ -148,7 +148,6 @@ class Drawn extends HTMLElement {
     if (String(markup) === this.shown) return;
     this.shown = String(markup);
     render(this, markup);
-    paintSwatches(this);
   }
 }
 
