@@ -128,7 +128,8 @@ def test_every_swatch_shows_its_colour_and_a_draw_leaves_the_swatches_alone(brow
         expect(page.locator("#q-players .swatch").first).to_be_visible()
         settled(page)
         shown = page.evaluate(SWATCHES)
-        assert shown and all(computed == rgb(colour) and not styled for colour, computed, styled in shown), shown
+        assert shown, shown
+        assert all(computed == rgb(colour) and not styled for colour, computed, styled in shown), shown
         three_corrections(game, page, active)
         assert page.evaluate("() => window.__swatched") == 0
     finally:
