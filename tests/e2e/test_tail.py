@@ -18,7 +18,7 @@ from tests.api.test_whole_game import advance, me, play_to_the_winner, supply
 from tests.fixtures_server import TEST_LIMITS, StartServer, wait_for
 
 from .helpers import TV, Device, api, close_all, strip
-from .layout import SMALL_PHONE, open_phone
+from .layout import SMALL_PHONE, open_phone, scroll_away
 from .test_decisions import quest_game
 
 pytestmark = pytest.mark.e2e
@@ -297,8 +297,10 @@ def test_the_dice_are_handed_to_a_tablet_from_the_lobby_and_no_page_says_it_roll
         expect(laptop.locator("#dice-note")).to_have_text(
             "Once the host starts the game, this device rolls for whoever’s turn it is.")
         laptop.close()
-        game.join("Anna", "netherlands")
+        game.join(LONG, "netherlands")
         game.join("Bram", "england")
+        mine = page.locator("#lobby-players .player-line", has_text=LONG).locator(".who")  # name, then land
+        expect(mine).to_have_text(f"{LONG} The Netherlands")
         page.locator("#start").click()
         roll = dice.locator("#table-roll")
         expect(roll).to_be_visible()
@@ -308,6 +310,8 @@ def test_the_dice_are_handed_to_a_tablet_from_the_lobby_and_no_page_says_it_roll
         wait_for(lambda: game.state()["turn"]["rolled"], "the tablet's roll")
         expect(page.locator("a[href^='/dice/']")).to_have_count(0)  # the host panel hands over, no dead link
         expect(page.locator("#dice-link #dice-url")).to_be_visible()
+        expect(page.locator("#host-head")).to_contain_text("Nothing to take back")
+        expect(page.locator("#host-head")).not_to_contain_text("undo ·")  # an undo's reason cites no rule
     finally:
         close_all([host, tablet])
 
@@ -393,5 +397,42 @@ def test_the_join_page_on_a_small_phone_has_even_tiles_and_join_in_its_first_scr
         assert all(len(heights) == 1 for heights in rows.values()), rows  # a row's tiles are even
         assert len({h for heights in rows.values() for h in heights}) == 1, rows  # and every row too
         phone.shot(f"tail-join-{game}-{locale}")
+    finally:
+        close_all([phone])
+
+
+def test_the_last_step_to_win_reads_whole_at_the_top_of_a_small_dutch_phone_scrolled_down(
+        browser: Browser, base_url: str) -> None:
+    """The line pinned at the top said "▲ Al…" beside "Rand van de kaart bereikt" on a 360 px phone: the
+    line that tells a player they can win now keeps half the band, its button's words wrap."""
+    game = Game.create(base_url, quests_per_level=1)
+    hero = game.join(LONG, "netherlands")
+    other = game.join("Bram", "england")
+    game.ok(game.host, {"type": "start"})
+    for _ in range(40):  # the hero works through every level on their turns, the other passes
+        state = game.state()
+        active = state["turn"]["player"]
+        if not state["turn"]["rolled"]:
+            game.ok(game.players[active], {"type": "roll"})
+        if active == hero and me(game, hero)["level"] == "done":
+            break
+        if active == hero:
+            advance(game, hero)
+        else:
+            game.ok(game.players[other], {"type": "end_turn"})
+    assert me(game, hero)["level"] == "done" and game.state()["turn"]["player"] == hero
+    phone = Device(browser, base_url, "tail-last-step", "nl-NL", SMALL_PHONE)
+    try:
+        phone.remember(game.code, {"player": {"id": hero, "token": game.players[hero], "name": LONG}})
+        page = phone.goto(f"/play/{game.code}")
+        expect(page.locator("#now")).to_contain_text("rand van de kaart")
+        scroll_away(page)
+        line, edge = page.locator("#now-line"), page.locator("#now-reach button").first
+        expect(edge).to_be_visible()
+        box, button = line.bounding_box(), edge.bounding_box()
+        assert box is not None and button is not None
+        assert box["width"] >= 0.45 * SMALL_PHONE["width"] and box["height"] >= 44, box
+        assert button["height"] >= 44 and button["x"] + button["width"] <= SMALL_PHONE["width"], button
+        phone.shot("tail-last-step-scrolled-nl")
     finally:
         close_all([phone])

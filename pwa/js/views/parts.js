@@ -73,7 +73,7 @@ export function nowStrip(who, items, notice = null) {
     <div class="now-who">${who}</div>
     <ul class="now-items">${items.map(stripItem)}</ul><waiting-for></waiting-for>
     </section><p class="sr-only" id="now-said" role="status">${notice ? notice.text : ''}</p>
-    ${first ? html`<div class="now-reach ${first.tone}" id="now-reach"><a class="now-line" id="now-line" href="#now">${first.text}</a>
+    ${first ? html`<div class="now-reach ${first.tone}" id="now-reach"><a class="now-line" id="now-line" href="#now"><span>${first.text}</span></a>
       ${buttons.length || (notice && !notice.final) ? html`<div class="now-buttons">${buttons}${notice && !notice.final ? html`<button type="button" class="small" id="line-dismiss" data-unnotice="${notice.id}">${t('dismiss')}</button>` : ''}</div>` : ''}</div>` : ''}`;
 }
 
