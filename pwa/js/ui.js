@@ -2,7 +2,7 @@
 import { ApiError } from './api.js';
 import { html, escapeHtml, trusted } from './html.js';
 import { t, tx } from './i18n.js';
-import { ruleHref } from './logic/format.js';
+import { cited, ruleHref } from './logic/format.js';
 
 const PIPS = {
   1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
@@ -53,6 +53,12 @@ function paint(colour) {
   shell.insertRule(`.swatch[data-colour="${colour}"] { --c: ${colour}; }`, shell.cssRules.length);
 }
 
+/** A player on a line of players: their flag, then their name and their land after it, so a long name
+ * wrapping never leaves a land beside another's name. */
+export function playerWho(ruleset, player) {
+  return html`${swatch(ruleset, player.character, false)}<span class="who"><strong>${player.name}</strong> <span class="muted">${characterStyle(ruleset, player.character).name}</span></span>`;
+}
+
 /** A small flag: the character's colour AND pattern AND name, so colour never stands alone. */
 export function swatch(ruleset, id, withName = true) {
   const s = characterStyle(ruleset, id);
@@ -82,7 +88,7 @@ export function errorText(error) {
   if (!(error instanceof ApiError)) return t('net_error');
   const body = error.body || {};
   const message = body.message || t('error');
-  return body.rule ? `${body.rule} · ${message}` : message;
+  return cited(body.rule, message);
 }
 
 /** The connection badge in the header: hidden while live; no status repaints it. */

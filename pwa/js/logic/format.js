@@ -70,8 +70,11 @@ export function explain(check) {
   if (p.res) p.res = resName(p.res);
   if (p.level) p.level = t(p.level);
   if (p.title) p.title = tx(p.title);
-  return check.rule ? `${check.rule} · ${t(check.key, p)}` : t(check.key, p); // a 403 or 409 cites no rule
+  return cited(check.rule, t(check.key, p)); // a 403 or 409 cites no rule
 }
+
+/** "U3 · why": the words of a refusal, after the rule it cites when that is a rule of the rulebook (an undo's is not). */
+export const cited = (rule, words) => (/^[A-Z]{1,2}\d\d?$/.test(rule || '') ? `${rule} · ${words}` : words);
 
 /** A rule's ID linked to its rulebook. */
 export const ruleHref = (id) => `/rules/${{ SE: 'serenissima', VV: 'voyagers' }[id.slice(0, 2)] || 'quest1607'}#${id}`;

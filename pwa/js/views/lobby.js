@@ -8,7 +8,7 @@ import { api, qrUrl, saveTokens, tokensFor } from '../api.js';
 import { html, render } from '../html.js';
 import { t } from '../i18n.js';
 import { Page, later } from '../page.js';
-import { characterStyle, errorText, swatch, toast } from '../ui.js';
+import { characterStyle, errorText, playerWho, swatch, toast } from '../ui.js';
 import { explain, ruleLinked } from '../logic/format.js';
 import { knownGame, rememberGame } from '../games.js';
 import { styled } from './home_strings.js';
@@ -59,7 +59,7 @@ function head(state, code, mine) {
 function players(state, rs) {
   return html`<section class="card" id="lobby-players">
     <h2>${t('players_joined')}</h2>
-    ${state.players.length ? html`<ul class="players">${state.players.map((p) => html`<li class="player-line" data-key="p-${p.id}">${swatch(rs, p.character)} <strong>${p.name}</strong></li>`)}</ul>`
+    ${state.players.length ? html`<ul class="players">${state.players.map((p) => html`<li class="player-line" data-key="p-${p.id}">${playerWho(rs, p)}</li>`)}</ul>`
       : html`<p class="muted">${t('no_players')}</p>`}
   </section>`;
 }

@@ -35,7 +35,7 @@ function turnDice({ state, ruleset, roll }, mayRoll) {
   const same = roll && dice && roll.dice && roll.dice.move.index === dice.move.index;
   return html`<section class="turn-dice" id="turn-dice"><div class="dice-row giant" id="dice-row">${dice ? diceOf(dice) : ''}</div>
     ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(same ? roll : null, state, ruleset))}</strong></p>
-      <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : html`<p class="muted">${t('no_roll')}</p>`}
+      <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : state.phase === 'lobby' ? '' : html`<p class="muted">${t('no_roll')}</p>`}
     ${mayRoll && !state.turn.rolled ? html`<button type="button" id="table-roll" class="primary huge">${t('roll_for', { name: active.name })}</button>` : ''}</section>`;
 }
 

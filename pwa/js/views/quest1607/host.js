@@ -16,7 +16,7 @@ import { tellers } from '../../logic/quest1607_table.js';
 import { story } from '../../logic/story.js';
 import { undoCheck } from '../../logic/checks.js';
 import { later } from '../../page.js';
-import { errorText, swatch, toast } from '../../ui.js';
+import { errorText, playerWho, toast } from '../../ui.js';
 import { feed } from '../common.js';
 import { checkedButton, recordNote, tapItems } from '../parts.js';
 import { guideCard, hostPanel, hostStrip } from '../host_panel.js';
@@ -95,7 +95,7 @@ const playersCard = {
   name: 'players',
   read: ({ state, ruleset }) => [ruleset, state.players],
   view: ({ state, ruleset }) => html`<section class="card" id="host-players"><h2>${t('players')}</h2><ul class="players">${state.players.map((p) => html`<li class="player-line" data-key="${p.id}">
-    ${swatch(ruleset, p.character)} <strong>${p.name}</strong> <span class="muted">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>`,
+    ${playerWho(ruleset, p)} <span class="muted stock">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>`,
 };
 
 /** Each player's phone: the element draws itself (../seats.js). */

@@ -49,7 +49,7 @@ export const questsCard = {
     return html`<section class="card" id="quests" aria-labelledby="quests-h"><h2 id="quests-h">${t('quests')} <span class="tag">${t(player.level)}</span></h2>
       <p class="levels">${R.levels(ruleset).map((l) => html`<span class="level level-${l}">${t(l)} ${player.completed[l] || 0}/${per}</span>`)}</p>
       ${quests.length ? html`<ul class="quests">${quests.map((q) => questItem(ctx, q))}</ul>` : html`<p class="muted">${t('no_quests')}</p>`}
-      ${state.phase === 'playing' && !shared ? html`<h3>${t('buy_quests')}</h3>${buttonGroup(buy, shared)}` : ''}
+      ${state.phase === 'playing' && !shared && player.level !== 'done' ? html`<h3>${t('buy_quests')}</h3>${buttonGroup(buy, shared)}` : ''}
     </section>`;
   },
 };
