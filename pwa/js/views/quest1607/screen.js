@@ -122,6 +122,18 @@ function watchSize(root, selectors, redraw) {
   };
 }
 
+/**
+ * How many lines the story draws next: those it fitted, and one more when its column has the room for
+ * one (the page is laid out here already): drawing one that cannot stay costs a layout more per change.
+ */
+function storyRoom(box) {
+  const lines = box.querySelectorAll('#q-side .feed-lines li');
+  const column = box.querySelector('#q-side');
+  if (!lines.length || !column || !column.lastElementChild) return FEED_LINES;
+  const free = column.getBoundingClientRect().bottom - column.lastElementChild.getBoundingClientRect().bottom;
+  return Math.min(FEED_LINES, lines.length + (free >= lines[0].offsetHeight ? 1 : 0));
+}
+
 export async function mount(root, { code }) {
   const styled = Promise.all([screenSheet(), sheet('/css/tv.css')]);
   const later = {}; // what loads beside the page: each module once it has come
@@ -171,7 +183,7 @@ export async function mount(root, { code }) {
       headHeight = height;
       const crowding = fit(box, new Set(grew ? columns.map((part) => part.name) : [...drawn].map((part) => part.name)));
       if (crowding && columns.some((c) => !drawn.has(c))) { sidePart.lines = FEED_LINES; page.schedule(...columns); return; }
-      sidePart.lines = Math.min(FEED_LINES, box.querySelectorAll('#q-side .feed-lines li').length + 1);
+      sidePart.lines = storyRoom(box);
       sizes.drawn();
     }
     tv.announce(session.log, ctx.state.version, ctx);
