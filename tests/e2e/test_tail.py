@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from shipmate.rules.table import NAME_MAX
-from tests.api.client import Game
+from tests.api.client import RESOURCES, Game
 from tests.api.test_whole_game import advance, me, play_to_the_winner, supply
 from tests.fixtures_server import TEST_LIMITS, StartServer, wait_for
 
@@ -257,6 +257,14 @@ def test_a_long_name_and_a_labels_unit_stay_whole_on_a_small_dutch_phone_and_tv(
         expect(screen.locator(".sp-cards")).to_have_count(2)
         assert screen.evaluate(LINES_OF, [".sp-cards", "questkaart"]) == [1, 1]
         assert screen.evaluate(LINES_OF, [".sp-cards", "1 questkaart"]) == [1, 1]
+        # a count stays with its resource ("· 4" at a line's end, "Katoen" on the next)
+        game.ok(game.host, {"type": "adjust", "player": other, "resources": dict.fromkeys(RESOURCES, 10),
+                            "reason": "a full hold"})
+        units = screen.locator(".sp-res .unit")
+        expect(units.first).to_be_visible()
+        lines = units.evaluate_all(
+            "(els) => els.map((el) => new Set([...el.getClientRects()].map((r) => r.top)).size)")
+        assert len(lines) >= 5 and set(lines) == {1}, lines
         tv.shot("tail-units-tv-1280-nl")
     finally:
         close_all([phone, tv])

@@ -44,6 +44,12 @@ export function formatResources(map, joiner = ' + ', keepZero = false) {
   return parts.length ? parts.join(joiner) : '—';
 }
 
+/** formatResources as markup for a line that may wrap: each count stays with its resource ("4 Cotton" never breaks). */
+export function resourceUnits(map, joiner = ' + ') {
+  const parts = Object.entries(map || {}).filter(([, n]) => n).map(([res, n]) => html`<span class="unit">${n} ${resName(res)}</span>`);
+  return parts.length ? html`${parts.flatMap((part, i) => (i ? [joiner, part] : [part]))}` : '—';
+}
+
 /** "3 Wood + 1 Iron", or "nothing" (in words, for a sentence). */
 export function resourcesOrNothing(map) {
   return Object.values(map || {}).some((n) => n) ? formatResources(map) : t('nothing');

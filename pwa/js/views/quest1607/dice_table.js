@@ -8,7 +8,7 @@ import { saveTokens, tokensFor } from '../../api.js';
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { activePlayer, allowance, lastRoll, playerById } from '../../logic/quest1607_facts.js';
-import { formatResources } from '../../logic/format.js';
+import { resourceUnits } from '../../logic/format.js';
 import { tellers } from '../../logic/quest1607_table.js';
 import { story } from '../../logic/story.js';
 import { Page } from '../../page.js';
@@ -34,7 +34,7 @@ function turnDice({ state, ruleset, roll }, mayRoll) {
   const active = activePlayer(state);
   const same = roll && dice && roll.dice && roll.dice.move.index === dice.move.index;
   return html`<section class="turn-dice" id="turn-dice"><div class="dice-row giant" id="dice-row">${dice ? diceOf(dice) : ''}</div>
-    ${dice ? html`<p class="brought">${t('brought')}: <strong>${formatResources(broughtBy(same ? roll : null, state, ruleset))}</strong></p>
+    ${dice ? html`<p class="brought">${t('brought')}: <strong>${resourceUnits(broughtBy(same ? roll : null, state, ruleset))}</strong></p>
       <p class="allowance">${t('allowance_short', { n: allowance(state, active) })}</p>` : state.phase === 'lobby' ? '' : html`<p class="muted">${t('no_roll')}</p>`}
     ${mayRoll && !state.turn.rolled ? html`<button type="button" id="table-roll" class="primary huge">${t('roll_for', { name: active.name })}</button>` : ''}</section>`;
 }

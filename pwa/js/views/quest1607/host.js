@@ -11,7 +11,7 @@ import { ApiError, tokensFor } from '../../api.js';
 import { html } from '../../html.js';
 import { t } from '../../i18n.js';
 import { playerById, resourceIds } from '../../logic/quest1607_facts.js';
-import { explain, formatResources, resName, ruleLinked } from '../../logic/format.js';
+import { explain, resName, resourceUnits, ruleLinked } from '../../logic/format.js';
 import { tellers } from '../../logic/quest1607_table.js';
 import { story } from '../../logic/story.js';
 import { undoCheck } from '../../logic/checks.js';
@@ -95,7 +95,7 @@ const playersCard = {
   name: 'players',
   read: ({ state, ruleset }) => [ruleset, state.players],
   view: ({ state, ruleset }) => html`<section class="card" id="host-players"><h2>${t('players')}</h2><ul class="players">${state.players.map((p) => html`<li class="player-line" data-key="${p.id}">
-    ${playerWho(ruleset, p)} <span class="muted stock">${formatResources(p.resources, ', ')}</span></li>`)}</ul></section>`,
+    ${playerWho(ruleset, p)} <span class="muted stock">${resourceUnits(p.resources, ', ')}</span></li>`)}</ul></section>`,
 };
 
 /** Each player's phone: the element draws itself (../seats.js). */

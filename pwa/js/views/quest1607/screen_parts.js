@@ -8,7 +8,7 @@
 import { html, trusted } from '../../html.js';
 import { t, tx } from '../../i18n.js';
 import { allowance, lastRoll, playerById } from '../../logic/quest1607_facts.js';
-import { formatDelta, formatResources, ruleLink } from '../../logic/format.js';
+import { formatDelta, resourceUnits, ruleLink } from '../../logic/format.js';
 import { outcome, outcomeIsFresh, outcomeText, tellers } from '../../logic/quest1607_table.js';
 import { story } from '../../logic/story.js';
 import { dieSvg, swatch } from '../../ui.js';
@@ -44,11 +44,11 @@ export class RollPanel {
       const active = playerById(state, state.turn.player);
       const event = roll && roll.dice && roll.dice.move.index === dice.move.index ? roll : null;
       return html`<section class="q-roll screen-roll" id="q-roll" aria-label="${t('dice')}"><div class="dice-row big" id="dice-row">${diceOf(dice)}</div>
-        <p class="q-brought">${t('brought')}: <strong>${formatResources(event ? event.gains : later.dice ? later.dice.broughtBy(null, state, ruleset) : {})}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p></section>`;
+        <p class="q-brought">${t('brought')}: <strong>${resourceUnits(event ? event.gains : later.dice ? later.dice.broughtBy(null, state, ruleset) : {})}</strong> · ${t('allowance_short', { n: allowance(state, active) })}</p></section>`;
     }
     if (!roll || !roll.dice) return html`<section class="q-roll screen-roll" id="q-roll"><p class="muted">${t('no_roll')}</p></section>`;
     return html`<section class="q-roll screen-roll previous" id="q-roll" aria-label="${t('last_roll')}"><p class="muted">${t('last_roll')}: ${nameIn(state, roll.player)}</p>
-      <div class="dice-row">${diceOf(roll.dice)}</div><p class="muted">${t('brought')}: ${formatResources(roll.gains)}</p></section>`;
+      <div class="dice-row">${diceOf(roll.dice)}</div><p class="muted">${t('brought')}: ${resourceUnits(roll.gains)}</p></section>`;
   }
 
   /** A new roll tumbles before it settles on the server's faces. */
@@ -106,7 +106,7 @@ function playerCard({ state, ruleset, later }, p) {
     <ul class="sp-ships">${p.ships.map((s) => html`<li class="mini-ship" data-key="ship-${s.number}"><span class="ship-no">${s.number}</span>
       <span><span class="lbl">${t('cannons')}</span> ${s.cannons}</span><span><span class="lbl">${t('sails')}</span> ${s.sails}</span><span><span class="lbl">${t('crew')}</span> ${s.crew}</span></li>`)}</ul>
     <p class="sp-quests">${levels(p, per)} <span class="sp-cards">${t('quest_count', { n: p.quest_count ?? 0 })}</span></p>
-    <p class="sp-res">${formatResources(p.resources, ' · ')}</p></article>`;
+    <p class="sp-res">${resourceUnits(p.resources, ' · ')}</p></article>`;
 }
 
 /** The players' cards; on a crowded table the ships' numbers go without their words, named once above. */

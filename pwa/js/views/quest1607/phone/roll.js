@@ -3,7 +3,7 @@
 // the events the page fetched, views/quest1607/dice.js works it out from the faces (it loads only then).
 import { html } from '../../../html.js';
 import { t } from '../../../i18n.js';
-import { formatResources } from '../../../logic/format.js';
+import { resourceUnits } from '../../../logic/format.js';
 import { allowance } from '../../../logic/quest1607_facts.js';
 import { dieSvg } from '../../../ui.js';
 
@@ -36,7 +36,7 @@ export class DiceCard {
     const brought = roll ? roll.gains : dice && this.dice ? this.dice.broughtBy(null, state, ruleset) : null;
     return html`<section class="card dicebox" id="dicebox" aria-labelledby="dice-h"><h2 id="dice-h">${t('dice')}</h2>
       <div class="dice-row" id="dice-row">${dieSvg(dice.move.value, 'move', t('movement'))}${dice.white.map((d) => dieSvg(d.value, 'white', t('dice')))}</div>
-      ${brought ? html`<p class="brought">${t('brought')}: <strong>${formatResources(brought)}</strong></p>` : ''}
+      ${brought ? html`<p class="brought">${t('brought')}: <strong>${resourceUnits(brought)}</strong></p>` : ''}
       ${state.turn.player === me ? html`<p class="allowance">${t('allowance', { n: allowance(state, player) })}</p>` : ''}
     </section>`;
   }

@@ -3,7 +3,7 @@
 // many of what) is this card's own state, so an update that arrives meanwhile leaves it as it was.
 import { html } from '../../../html.js';
 import { t } from '../../../i18n.js';
-import { formatResources, resName } from '../../../logic/format.js';
+import { resName, resourceUnits } from '../../../logic/format.js';
 import * as R from '../../../logic/quest1607.js';
 import { labelOf } from '../../phone_cards.js';
 import { checkedButton, stepper } from '../../parts.js';
@@ -12,7 +12,7 @@ import './words.js';
 
 function offerLine(state, o) {
   const name = (pid) => (R.playerById(state, pid) || {}).name || '?';
-  return html`<span>${name(o.from)} → ${name(o.to)}: ${t('give')} ${formatResources(o.give)} · ${t('get')} ${formatResources(o.get)}</span>`;
+  return html`<span>${name(o.from)} → ${name(o.to)}: ${t('give')} ${resourceUnits(o.give)} · ${t('get')} ${resourceUnits(o.get)}</span>`;
 }
 
 export class TradeCard {
