@@ -86,6 +86,21 @@ def test_the_host_ticks_through_the_steps_and_the_tv_follows(table: dict[str, An
     expect(tv.locator(".screen")).to_be_visible()
 
 
+def test_once_the_game_has_started_the_guide_goes_on_with_a_turn_ticked_set_up_or_not(
+        table: dict[str, Any]) -> None:
+    """The TV said "First evening · Set-up 1 of 3" through the first fight when nobody ticked the set-up."""
+    game, tv, steps = table["game"], table["tv"].page, table["steps"]
+    setup = [s for s in steps if s["part"] == "setup"]
+    expect(tv.locator("#guide-h")).to_contain_text(f"Set-up 1 of {len(setup)}")
+    game.ok(game.host, {"type": "start"})
+    first_part = next(s for s in steps if s["part"] == "turn")
+    expect(tv.locator("#guide-now")).to_have_text(first_part["title"]["en"])
+    expect(tv.locator("#guide-h")).to_contain_text("A turn, part 1 of")
+    expect(tv.locator("#guide .guide-steps li.done")).to_have_count(len(setup))
+    expect(table["host"].page.locator(f'[data-guide-step="{setup[0]["id"]}"]')).to_have_attribute(
+        "aria-pressed", "true")
+
+
 @pytest.mark.parametrize("table", ["quest1607", "serenissima", "voyagers"], indirect=True)
 def test_each_game_shows_its_steps_and_one_tap_skips_them(table: dict[str, Any]) -> None:
     host, tv, steps = table["host"].page, table["tv"].page, table["steps"]

@@ -28,10 +28,12 @@ export const ready = sheet('/css/guide.css');
 
 const stepsOf = (ruleset) => (ruleset.rules && ruleset.rules.guide) || [];
 
-/** The steps, how far the table is, and the step it is at (null when every step is done). */
+/** The steps, how far the table is, and the step it is at (null when every step is done). Once the game
+ * has started, the table is past its set-up, ticked or not: the guide goes on with the parts of a turn. */
 function progress(state, ruleset) {
   const steps = stepsOf(ruleset);
-  const done = new Set((state.guide || {}).done || []);
+  const past = state.phase === 'lobby' ? [] : steps.filter((s) => s.part === 'setup').map((s) => s.id);
+  const done = new Set([...((state.guide || {}).done || []), ...past]);
   return { steps, done, now: steps.find((s) => !done.has(s.id)) || null };
 }
 
