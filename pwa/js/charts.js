@@ -13,6 +13,8 @@ const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'circle', 'square'];
 const R = 5;
 /** The room around each word, in the chart's units. */
 const GAP = 4;
+/** How far apart the lines of players on the same level sit, on a chart of levels. */
+const APART = 3;
 // A text's box about its baseline, and the widest its letters run (of the font's size): a short label's width.
 const ASCENT = 0.95;
 const DESCENT = 0.25;
@@ -47,8 +49,11 @@ export function lineChart({ title, x, series, width = 640, height = 300, yLabels
   const max = ticks[ticks.length - 1][0];
   const min = ticks[0][0];
   const top = head(text, false);
+  // on a chart of levels, players on the same level would hide one another: each line sits a little apart
+  const apart = (k) => (yLabels ? (k - (series.length - 1) / 2) * APART : 0);
+  const spread = apart(series.length - 1);
   const pad = { l: GAP + Math.max(...ticks.map(([, label]) => wide(label, text))) + GAP, r: GAP + R,
-    t: top.bottom + Math.max(R, (ASCENT - 0.35) * text), b: R + GAP + (ASCENT + DESCENT) * text + GAP };
+    t: top.bottom + spread + Math.max(R, (ASCENT - 0.35) * text), b: spread + R + GAP + (ASCENT + DESCENT) * text + GAP };
   const inset = R + GAP; // the first and last markers clear of the axis's labels and the edge
   const n = Math.max(1, x.length - 1);
   const step = (width - pad.l - pad.r - 2 * inset) / n;
@@ -56,11 +61,12 @@ export function lineChart({ title, x, series, width = 640, height = 300, yLabels
   const py = (v) => height - pad.b - ((v - min) * (height - pad.t - pad.b)) / (max - min);
   const every = [1, 2, 5, 10, 20, 50, 100].find((k) => k * step >= Math.max(...x.map((l) => wide(l, text))) + GAP) || 100;
   const grid = ticks.map(([v, label]) => `<line x1="${pad.l}" x2="${width - pad.r}" y1="${py(v)}" y2="${py(v)}" class="grid"/><text x="${pad.l - GAP}" y="${py(v) + 0.35 * text}" text-anchor="end">${escapeHtml(label)}</text>`).join('');
-  const labels = x.map((label, i) => (i % every ? '' : `<text x="${px(i)}" y="${py(min) + R + GAP + ASCENT * text}" text-anchor="middle">${escapeHtml(label)}</text>`)).join('');
+  const labels = x.map((label, i) => (i % every ? '' : `<text x="${px(i)}" y="${py(min) + spread + R + GAP + ASCENT * text}" text-anchor="middle">${escapeHtml(label)}</text>`)).join('');
   const lines = series.map((s, k) => {
-    const points = s.values.map((v, i) => `${px(i)},${py(v)}`).join(' ');
+    const at = (v) => py(v) + apart(k);
+    const points = s.values.map((v, i) => `${px(i)},${at(v)}`).join(' ');
     const dash = DASHES[k % DASHES.length];
-    return `<g><title>${escapeHtml(s.name)}</title><polyline points="${points}" fill="none" stroke="${escapeHtml(s.colour)}" stroke-width="3"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${s.values.map((v, i) => marker(MARKERS[k % MARKERS.length], px(i), py(v), s.colour)).join('')}</g>`;
+    return `<g><title>${escapeHtml(s.name)}</title><polyline points="${points}" fill="none" stroke="${escapeHtml(s.colour)}" stroke-width="3"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${s.values.map((v, i) => marker(MARKERS[k % MARKERS.length], px(i), at(v), s.colour)).join('')}</g>`;
   }).join('');
   return `<figure class="chart">${svg({ title, width, height, text, at: { x: pad.l, y: top.title }, body: grid + labels + lines })}${legend(series.map((s, k) => ({ name: s.name, key: lineKey(s, k) })))}</figure>`;
 }

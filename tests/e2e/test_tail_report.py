@@ -175,3 +175,18 @@ def test_a_long_games_rounds_are_marked_where_they_have_room(browser: Browser, f
         assert not problems, "\n".join(problems)
     finally:
         close_all([host])
+
+
+def test_players_on_the_same_level_each_have_a_line_of_their_own(browser: Browser, finished: Game) -> None:
+    """Three players who stayed at Bronze were drawn on top of one another: only one line showed."""
+    host = Device(browser, finished.base, "report-levels-apart", "en-GB", SIZES["laptop"])
+    try:
+        host.remember(finished.code, {"host": finished.host})
+        page = host.goto(f"/host/{finished.code}")
+        expect(page.locator("#report svg[role=img]")).to_have_count(3)
+        levels = page.locator("#report figure.chart").nth(1)
+        expect(levels).to_contain_text("Quest levels over the rounds")
+        lines = levels.locator("polyline").evaluate_all("(els) => els.map((el) => el.getAttribute('points'))")
+        assert len(lines) == len(NAMES) and len(set(lines)) == len(lines), lines
+    finally:
+        close_all([host])
