@@ -38,11 +38,6 @@ class Viewer:
     host: bool = False
     dice: bool = False
 
-    @property
-    def public(self) -> bool:
-        """True for the views that hold no secret: the shared screen's and the dice device's."""
-        return self.player is None and not self.host
-
 
 PUBLIC = Viewer()
 HOST = Viewer(host=True)
