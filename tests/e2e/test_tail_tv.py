@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.api.client import Game
 from tests.api.test_voyagers import display
+from tests.api.test_whole_game import play_to_the_winner
 
 from .helpers import Device, close_all, settle
 from .layout import TV_SIZES
@@ -183,3 +184,115 @@ def test_the_room_reads_every_row_and_the_story_whole_from_across_the_room(brows
         close_all([device])
         for phone in phones:
             phone.close()
+
+
+# Each element of `selector` shown: its text, whether it is cut (by its own box or an ancestor's that
+# clips), and the tops of the boxes of `boxes` within it.
+WHOLE = """([selector, boxes]) => {
+  const outside = (box, edge) => box.top < edge.top - 1 || box.left < edge.left - 1
+    || box.bottom > edge.bottom + 1 || box.right > edge.right + 1;
+  const cut = (el) => {
+    if (el.scrollWidth > el.clientWidth + 1) return true;
+    const box = el.getBoundingClientRect();
+    if (outside(box, { top: 0, left: 0, bottom: innerHeight, right: innerWidth })) return true;
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const clips = getComputedStyle(up).overflow !== 'visible';
+      if (clips && outside(box, up.getBoundingClientRect())) return true;
+    }
+    return false;
+  };
+  const page = document.documentElement;
+  return {
+    found: [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length > 0)
+      .map((el) => ({
+      text: el.textContent.trim(), cut: cut(el),
+      tops: [...el.querySelectorAll(boxes || ':scope')].map((b) => Math.round(b.getBoundingClientRect().top)),
+      square: [...el.querySelectorAll(boxes || ':scope')].every((b) => {
+        const r = b.getBoundingClientRect();
+        return r.width > 0 && Math.abs(r.width - r.height) < 1;
+      }),
+    })),
+    scrolls: page.scrollHeight > innerHeight || page.scrollWidth > innerWidth,
+  };
+}"""
+
+# How many lines the head's news takes
+NEWS_LINES = """() => {
+  const el = document.querySelector('#q-news');
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+  return new Set(tops).size;
+}"""
+
+
+def whole_on_each_tv(browser: Browser, base_url: str, table: Game, label: str, selector: str,
+                     boxes: str | None = None,
+                     ready: Callable[[Device], None] | None = None) -> list[dict[str, Any]]:
+    """What the TV shows of `selector` at 1280 × 720 and 1920 × 1080, each TV opened at its size, every
+    phone at the table."""
+    phones = [table.socket(token) for token in table.players.values()]
+    device = Device(browser, base_url, f"tail-tv-{label}", "en-GB", SMALL_TV)
+    seen = []
+    try:
+        page = device.page
+        for tap, size in (("#screen-start", SMALL_TV), ("main", BIG_TV)):  # started once, as in the evening
+            page.set_viewport_size(size)
+            device.goto(f"/screen/{table.code}")
+            expect(page.locator(selector).first).to_be_visible()
+            page.locator(tap).click(position={"x": 1, "y": 1})
+            expect(page.locator("#screen-start, #screen-hint")).to_have_count(0)
+            if ready:
+                ready(device)
+            settle(page, selector)
+            found = page.evaluate(WHOLE, [selector, boxes])
+            device.shot(f"tail-tv-{label}-{size['width']}")
+            assert not found["scrolls"], (label, size, "the TV scrolls")
+            seen.append({"size": size["width"], **found})
+    finally:
+        close_all([device])
+        for phone in phones:
+            phone.close()
+    return seen
+
+
+def test_the_final_ranking_shows_a_30_character_winner_and_runner_up_whole(browser: Browser,
+                                                                           base_url: str) -> None:
+    """The end of a Quest game: the ranking names the winner and the runner-up whole."""
+    game = Game.create(base_url, quests_per_level=1)
+    hero = game.join(LONG[0], "netherlands")
+    game.join(LONG[1], "england")
+    game.join("Bram", "spain")
+    game.ok(game.host, {"type": "start"})
+    play_to_the_winner(game, hero)
+    assert game.state()["winner"] == hero
+    for seen in whole_on_each_tv(browser, base_url, game, "final", "#q-final .q-ranking strong"):
+        assert [n["text"] for n in seen["found"]][:2] == list(LONG), seen
+        assert not any(n["cut"] for n in seen["found"]), seen
+
+
+def test_serenissimas_turn_order_shows_30_character_names_whole(browser: Browser, base_url: str) -> None:
+    table, _ = serenissima(base_url)
+    order = ".se-positions .positions li strong"
+    for seen in whole_on_each_tv(browser, base_url, table, "se-order", order):
+        assert sorted(n["text"] for n in seen["found"] if len(n["text"]) == 30) == sorted(LONG), seen
+        assert not any(n["cut"] for n in seen["found"]), seen
+
+
+def test_the_dice_of_a_roll_share_one_row_under_a_three_line_headline(browser: Browser,
+                                                                      base_url: str) -> None:
+    """The dice of this turn's roll stay on one row, however long the headline above them."""
+    table, hero = quest1607(base_url)
+    pid = next(p["id"] for p in table.state()["players"] if p["name"] == hero)
+    reason = ("the storm that swept the harbour last night took the timber, the cotton and the coal the crew "
+              "had stacked on the quay, so the host gives it back as the table agreed")
+    table.ok(table.host, {"type": "adjust", "player": pid, "resources": {"wood": 1}, "reason": reason})
+
+    def three_lines(device: Device) -> None:
+        expect(device.page.locator("#q-news")).to_contain_text("storm")
+        device.page.wait_for_function(f"() => ({NEWS_LINES})() >= 3")
+
+    for seen in whole_on_each_tv(browser, base_url, table, "dice-row", "#dice-row", ".die", three_lines):
+        assert len(seen["found"]) == 1 and len(seen["found"][0]["tops"]) == 3, seen
+        assert len(set(seen["found"][0]["tops"])) == 1, ("the dice wrap", seen)
+        assert seen["found"][0]["square"], ("a die shrank out of shape", seen)

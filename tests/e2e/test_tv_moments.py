@@ -412,11 +412,11 @@ def on_one_line(one: Locator, other: Locator) -> None:
         (f"{one} and {other} are on different lines", a, b)
 
 
-def test_a_long_winners_name_keeps_its_badge_beside_it_on_the_small_tv(browser: Browser,
+def test_a_long_winners_name_shows_whole_with_its_badge_on_the_small_tv(browser: Browser,
                                                                         base_url: str) -> None:
-    """In the ranking after the end, a winner's name is cut only as far as its ★ badge needs room on
-    the same line: at 1280 × 720 the badge of a 30-character name once wrapped to a line of its own
-    and left the name cut to five letters ("Alexa…")."""
+    """In the ranking after the end, a winner's 30-character name shows whole (#39 item 9: it was cut
+    to "Alexa…", then to "Wilhel…" beside its badge): it wraps between its words beside its flag, and
+    its ★ badge, whole, sits beside it or on a line of its own below."""
     game = Game.create(base_url, quests_per_level=1)
     hero = game.join(LONG_NAME, "england")
     game.join("Bram", "spain")
@@ -429,11 +429,16 @@ def test_a_long_winners_name_keeps_its_badge_beside_it_on_the_small_tv(browser: 
         row = tv.page.locator("#q-final li", has_text="Winnaar")
         expect(row).to_be_visible()
         name, badge = row.locator("strong"), row.locator(".tag")
-        on_one_line(name, badge)
-        box, tag, line = name.bounding_box(), badge.bounding_box(), row.bounding_box()
-        assert box and tag and line
-        if name.evaluate("n => n.scrollWidth > n.clientWidth"):  # cut: only where the line is full
-            assert tag["x"] + tag["width"] >= line["x"] + line["width"] - 24, ("room unused", box, tag, line)
+        expect(name).to_have_text(LONG_NAME)
+        settled(tv.page)
+        assert name.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), "the name is cut"
+        box, tag, line, flag = (x.bounding_box() for x in (name, badge, row, row.locator(".swatch")))
+        assert box and tag and line and flag
+        assert flag["x"] + flag["width"] <= box["x"] + 1 and flag["y"] < box["y"] + box["height"], \
+            ("the name is not beside its flag", flag, box)
+        one_line = "t => t.offsetHeight < 2 * parseFloat(getComputedStyle(t).fontSize)"
+        assert badge.evaluate(one_line), "the badge breaks"
+        assert tag["x"] + tag["width"] <= line["x"] + line["width"] + 1, ("the badge sticks out", tag, line)
         tv.shot("tv-winner-long-name-1280")
     finally:
         close_all([tv])
