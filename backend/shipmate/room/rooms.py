@@ -24,6 +24,11 @@ from .update import RULES_SHOW, Show
 SUBSCRIBE_WAIT = 5.0
 """Seconds a new socket waits for its game's subscription before its snapshot (a safety net)."""
 
+# How long after a grace is up its player is asked about again: a timer may wake a little before its
+# time (gevent's loop keeps its own clock, a step behind), and Redis, which decides, keeps the real one:
+# asked a moment early, the player was still online, and stayed so until the next refresh.
+GRACE_MARGIN = 0.25
+
 CHANGE_PREFIX = b'{"version":'
 PRESENCE_PREFIX = b'{"presence":'
 SEAT_PREFIX = b'{"seat":'
@@ -118,7 +123,7 @@ class Rooms:
         if left:  # online for the grace (a reload is no news), then asked again: away, unless back
             self._say_presence(sock.code)
             if self._presence is not None:
-                later = threading.Timer(self._presence.grace, self._say_presence, (sock.code,))
+                later = threading.Timer(self._presence.grace + GRACE_MARGIN, self._say_presence, (sock.code,))
                 later.daemon = True
                 later.start()
 
