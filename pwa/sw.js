@@ -15,7 +15,7 @@ const SHELL = [
   '/js/views/quest1607/screen_strings.nl.js',
   '/js/views/quest1607/news.js', '/js/views/quest1607/fight.js', '/js/views/quest1607/dice_table.js', '/js/views/quest1607/host_report.js', '/js/views/undo_ask.js', '/css/tv.css',
   // Quest 1607's phone: its words and its cards (the first screenful's and those it loads beside it).
-  '/js/views/quest1607/strings.js', '/js/views/quest1607/strings.en.js', '/js/views/quest1607/strings.nl.js', '/js/views/quest1607/phone/card.js', '/js/views/quest1607/phone/roll.js', '/js/views/quest1607/phone/moments.js', '/js/views/quest1607/phone/event_advice.js', '/js/views/quest1607/dice_link.js', '/js/logic/quest1607_words.js',
+  '/js/views/quest1607/strings.js', '/js/views/quest1607/strings.en.js', '/js/views/quest1607/strings.nl.js', '/js/views/quest1607/phone/card.js', '/js/views/quest1607/phone/roll.js', '/js/views/quest1607/phone/moments.js', '/js/views/quest1607/phone/event_advice.js', '/js/views/quest1607/dice_link.js', '/js/logic/quest1607_words.js', '/js/logic/players.js',
   '/js/views/quest1607/phone/fight.js', '/js/views/quest1607/phone/below.js', '/js/views/quest1607/phone/ships.js', '/js/views/quest1607/phone/quests.js',
   '/js/views/quest1607/phone/trade.js', '/js/views/quest1607/phone/attack.js', '/js/views/quest1607/phone/words.js',
   // Seats and presence: loaded beside every game page (import()), with their own sheet.

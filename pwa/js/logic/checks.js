@@ -7,6 +7,8 @@
 // other answers to a well-formed action: `forbidden` (403: not yours to do) and `conflict` (409: the
 // lobby has moved on); they carry no rule.
 
+import { playerById } from './players.js';
+
 export const OK = Object.freeze({ ok: true });
 
 /** A refusal by rule `rule` (rules.json), said by the string `key` with `params`. */
@@ -18,17 +20,7 @@ export function forbidden(key, params = {}) { return { ok: false, rule: null, fo
 /** The server's 409: the lobby has moved on (the game started, the character is taken, the table is full). */
 export function conflict(key, params = {}) { return { ok: false, rule: null, conflict: true, key, params }; }
 
-export function playerById(state, id) {
-  return (state && state.players || []).find((p) => p.id === id) || null;
-}
-
-/** A player's name by id, or the id itself. */
-export const nameOf = (state, id) => (playerById(state, id) || {}).name || String(id || '');
-
-/** The sum of a map of counts ({wood: 2, food: 1} → 3). */
-export function total(map) {
-  return Object.values(map || {}).reduce((sum, n) => sum + (Number(n) || 0), 0);
-}
+export { nameOf, playerById, total } from './players.js';
 
 /** What `have` lacks to pay `cost`, by resource, or null when it can pay. */
 export function missing(have, cost) {

@@ -1,7 +1,7 @@
 // Pure: what a Quest 1607 state view says without judging an action — whose turn it is, how far they
 // may sail, what the event in play bends, how many the winner of a fight fishes out — for the shared
 // devices, which show the table and check nothing (the phone's checks, ./quest1607.js, use them too).
-import { playerById, total } from './checks.js';
+import { playerById, total } from './players.js';
 
 export { playerById, total };
 

@@ -9,7 +9,7 @@
 // undo's question (../undo_ask.js) are no part of its first draw: they load beside it, import().
 import { ApiError, tokensFor } from '../../api.js';
 import { html } from '../../html.js';
-import { t } from '../../i18n.js';
+import { extend, t } from '../../i18n.js';
 import { playerById, resourceIds } from '../../logic/quest1607_facts.js';
 import { explain, resName, resourceUnits, ruleLinked } from '../../logic/format.js';
 import { tellers } from '../../logic/quest1607_table.js';
@@ -22,6 +22,30 @@ import { checkedButton, recordNote, tapItems } from '../parts.js';
 import { guideCard, hostPanel, hostStrip } from '../host_panel.js';
 import '../seat_strings.js';
 import { diceLink } from './dice_link.js';
+
+// the correction form's words: the host panel's own
+extend({
+  en: {
+    reason: 'Reason',
+    apply: 'Apply',
+    adjust_help: 'Add or remove: each number is a change (3 adds three, −2 takes two away), so that the stock matches what lies on the table.',
+    adjust_has: 'has {n}',
+    adjust_total: '{res}: {now} → {after}',
+    adjust_after: 'After: {what}',
+    adjust_none: 'Type a change to see the new totals.',
+    adjust_below: 'A stock cannot go below zero: {what}.',
+  },
+  nl: {
+    reason: 'Reden',
+    apply: 'Toepassen',
+    adjust_help: 'Erbij of eraf: elk getal is een verandering (3 legt er drie bij, −2 neemt er twee af), zodat de voorraad klopt met wat op tafel ligt.',
+    adjust_has: 'heeft {n}',
+    adjust_total: '{res}: {now} → {after}',
+    adjust_after: 'Daarna: {what}',
+    adjust_none: 'Typ een verandering om de nieuwe totalen te zien.',
+    adjust_below: 'Een voorraad kan niet onder nul: {what}.',
+  },
+});
 
 // What the head needs that loads beside its first draw: what just happened, in the story's words
 // (./news.js), and the start's check (the lobby's)
