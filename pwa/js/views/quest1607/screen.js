@@ -75,7 +75,7 @@ function fit(box, columns) {
     box.classList.remove('crowded');
     // the players first: on a crowded table their column takes room from the other two, which then fit
     giveWay(box.querySelector('#q-players'), [...['tight', 'tighter', 'tightest'].map((cls) => mark('#q-players', cls)),
-      crowd, mark('#q-players', 'bare'), mark('#q-players', 'split')], [[box.querySelector('#q-players'), 'bare']],
+      crowd, mark('#q-players', 'bare'), mark('#q-players', 'split'), mark('#q-players', 'shipless'), mark('#q-players', 'smaller')], [[box.querySelector('#q-players'), 'bare']],
     // a ship's words that do not fit beside each other on its card (Dutch's are long) stick out of it
     () => [...box.querySelectorAll('#q-players .sp-ships')].some((ships) => ships.scrollWidth > ships.clientWidth + 1));
   }
