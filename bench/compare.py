@@ -138,6 +138,15 @@ def stop(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
         process.wait()
 
 
+def stop_on_sigterm() -> None:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does, so every `finally` stops what it started."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGHUP, interrupt)
+
+
 def wait_until(check: Any, what: str, timeout: float = 30.0) -> None:
     """Poll `check()` until it is true; raise after `timeout` seconds."""
     deadline = time.monotonic() + timeout

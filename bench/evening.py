@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import signal
 import statistics
 import sys
 import tempfile
@@ -52,7 +51,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from compare import ROOT, redis_server, shipmate
+from compare import ROOT, redis_server, shipmate, stop_on_sigterm
 from playwright.sync_api import Browser, Dialog, Locator, Page, ViewportSize, expect, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -696,15 +695,6 @@ def served(log: Path) -> Iterator[str]:
             redis_server(Path(folder), "everysec") as (redis_url, _), \
             shipmate(redis_url, 1, log) as (url, _):
         yield url
-
-
-def stop_on_sigterm() -> None:
-    """SIGTERM and SIGHUP end the run as Ctrl-C does, so every `finally` stops what it started."""
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGHUP, interrupt)
 
 
 def main() -> int:

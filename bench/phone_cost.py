@@ -48,7 +48,6 @@ import contextlib
 import functools
 import json
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -62,7 +61,7 @@ from typing import Any
 
 import requests
 from ab import worktree
-from compare import ROOT, redis_server, shipmate
+from compare import ROOT, redis_server, shipmate, stop_on_sigterm
 from playwright.sync_api import Browser, CDPSession, Page, ViewportSize, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -515,15 +514,6 @@ def table_text(columns: dict[str, Figures]) -> str:
 
 
 # ---- the run ----------------------------------------------------------------------------------------
-
-
-def stop_on_sigterm() -> None:
-    """SIGTERM and SIGHUP end the run as Ctrl-C does, so every `finally` stops what it started."""
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGHUP, interrupt)
 
 
 def main() -> int:

@@ -94,20 +94,12 @@ GAMES: dict[str, tuple[Callable[[str], tuple[Game, str]], Tv]] = {
                               "#vv-players .tag, #vv-players .count")),
 }
 
-# What the TV shows of `tv` (a Tv's selectors): the smallest glyph the room reads and where, the rows
-# and story lines cut by the screen's edge or a box's, the active row's name, and the units that wrap.
-MEASURE = """([rows, active, name, story, units]) => {
-  const shown = (el) => el.getClientRects().length > 0;
-  const text = (el) => el.textContent.trim().slice(0, 40);
-  const all = (selector) => [...document.querySelectorAll(selector)];
-  const own = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-  const read = all(`${rows}, ${story}`).flatMap((el) => [el, ...el.querySelectorAll('*')]);
-  const sizes = read.filter((el) => shown(el) && own(el))
-    .map((el) => [parseFloat(getComputedStyle(el).fontSize), text(el)]);
-  const smallest = sizes.reduce((a, b) => (b[0] < a[0] ? b : a), [Infinity, '']);
+# A page's function that says whether an element is cut: by the screen's edge or an ancestor's box that
+# clips (the two measures below share it).
+CLIPPED = """
   const outside = (box, edge) => box.top < edge.top - 1 || box.left < edge.left - 1
     || box.bottom > edge.bottom + 1 || box.right > edge.right + 1;
-  const cut = (el) => {
+  const clipped = (el) => {
     const box = el.getBoundingClientRect();
     if (outside(box, { top: 0, left: 0, bottom: innerHeight, right: innerWidth })) return true;
     for (let up = el.parentElement; up; up = up.parentElement) {
@@ -116,6 +108,20 @@ MEASURE = """([rows, active, name, story, units]) => {
     }
     return false;
   };
+"""
+
+# What the TV shows of `tv` (a Tv's selectors): the smallest glyph the room reads and where, the rows
+# and story lines cut by the screen's edge or a box's, the active row's name, and the units that wrap.
+MEASURE = """([rows, active, name, story, units]) => {""" + CLIPPED + """
+  const shown = (el) => el.getClientRects().length > 0;
+  const text = (el) => el.textContent.trim().slice(0, 40);
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const own = (el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+  const read = all(`${rows}, ${story}`).flatMap((el) => [el, ...el.querySelectorAll('*')]);
+  const sizes = read.filter((el) => shown(el) && own(el))
+    .map((el) => [parseFloat(getComputedStyle(el).fontSize), text(el)]);
+  const smallest = sizes.reduce((a, b) => (b[0] < a[0] ? b : a), [Infinity, '']);
+  const cut = clipped;
   const lines = (el) => {
     const range = document.createRange();
     range.selectNodeContents(el);
@@ -188,19 +194,8 @@ def test_the_room_reads_every_row_and_the_story_whole_from_across_the_room(brows
 
 # Each element of `selector` shown: its text, whether it is cut (by its own box or an ancestor's that
 # clips), and the tops of the boxes of `boxes` within it.
-WHOLE = """([selector, boxes]) => {
-  const outside = (box, edge) => box.top < edge.top - 1 || box.left < edge.left - 1
-    || box.bottom > edge.bottom + 1 || box.right > edge.right + 1;
-  const cut = (el) => {
-    if (el.scrollWidth > el.clientWidth + 1) return true;
-    const box = el.getBoundingClientRect();
-    if (outside(box, { top: 0, left: 0, bottom: innerHeight, right: innerWidth })) return true;
-    for (let up = el.parentElement; up; up = up.parentElement) {
-      const clips = getComputedStyle(up).overflow !== 'visible';
-      if (clips && outside(box, up.getBoundingClientRect())) return true;
-    }
-    return false;
-  };
+WHOLE = """([selector, boxes]) => {""" + CLIPPED + """
+  const cut = (el) => el.scrollWidth > el.clientWidth + 1 || clipped(el);
   const page = document.documentElement;
   return {
     found: [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length > 0)
