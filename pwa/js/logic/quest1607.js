@@ -5,14 +5,14 @@
 // rules already merged in, the game's options beside them) or from the event in play (`event.effects`
 // in the view); tests/differential holds it to the server's answers over generated games.
 import { OK, forbidden, joinCheck, missing, no, playerById, total, undoCheck } from './checks.js';
-import { allowance, effects, fishCount } from './quest1607_facts.js';
+import { allowance, costOf, effects, fishCount } from './quest1607_facts.js';
 import {
   activeSide, canAccept, canAcceptSurrender, canEndTurn, canFire, canReachEdge, canRoll, canStart, canSurrender, embargo,
   fighter, firing, openOffer, playing, turnCheck,
 } from './quest1607_now.js';
 
 export { missing, playerById, total };
-export { activePlayer, allowance, effects, fishCount, levels, movesOf, resourceIds, stockIds } from './quest1607_facts.js';
+export { activePlayer, allowance, costOf, effects, fishCount, levels, movesOf, resourceIds, stockIds } from './quest1607_facts.js';
 export { canAccept, canAcceptSurrender, canEndTurn, canFire, canReachEdge, canRoll, canStart, canSurrender, turnCheck };
 export { combatSide } from './quest1607_now.js';
 
@@ -22,26 +22,6 @@ const COST_RULE = { sails: 'U3', cannons: 'U4', crew: 'U1', quest: 'U5' };
 export function payChoices(ruleset) {
   const choice = ruleset && ruleset.costs && ruleset.costs.crew && ruleset.costs.crew.choice;
   return choice ? choice.of : [];
-}
-
-/**
- * The price of `what` (sails, cannons, crew, quest) as {resource: count}, bent by the event; crew adds
- * its choice (U1): `payWith`, or without one the first the player can pay (`have`), as the server does.
- */
-export function costOf(ruleset, what, payWith, state = null, have = null) {
-  const raw = ruleset.costs[what];
-  const pay = { ...raw.pay };
-  for (const add of effects(state, ruleset).costs[what] || []) {
-    for (const [res, n] of Object.entries(add)) pay[res] = Math.max(0, (pay[res] || 0) + n);
-  }
-  for (const res of Object.keys(pay)) if (!pay[res]) delete pay[res];
-  const choice = raw.choice;
-  if (choice) {
-    const fits = (res) => ((have || {})[res] || 0) >= (pay[res] || 0) + choice.count;
-    const chosen = payWith == null ? (choice.of.find(fits) || choice.of[0]) : payWith;
-    if (choice.of.includes(chosen)) pay[chosen] = (pay[chosen] || 0) + choice.count;
-  }
-  return pay;
 }
 
 function pick(resources, cost) {

@@ -49,6 +49,26 @@ export function effects(state, ruleset) {
   return out;
 }
 
+/**
+ * The price of `what` (sails, cannons, crew, quest) as {resource: count}, bent by the event; crew adds
+ * its choice (U1): `payWith`, or without one the first the player can pay (`have`), as the server does.
+ */
+export function costOf(ruleset, what, payWith, state = null, have = null) {
+  const raw = ruleset.costs[what];
+  const pay = { ...raw.pay };
+  for (const add of effects(state, ruleset).costs[what] || []) {
+    for (const [res, n] of Object.entries(add)) pay[res] = Math.max(0, (pay[res] || 0) + n);
+  }
+  for (const res of Object.keys(pay)) if (!pay[res]) delete pay[res];
+  const choice = raw.choice;
+  if (choice) {
+    const fits = (res) => ((have || {})[res] || 0) >= (pay[res] || 0) + choice.count;
+    const chosen = payWith == null ? (choice.of.find(fits) || choice.of[0]) : payWith;
+    if (choice.of.includes(chosen)) pay[chosen] = (pay[chosen] || 0) + choice.count;
+  }
+  return pay;
+}
+
 /** The movement allowance (T3): max(movement die, lowest Sails), moved by the event; the server's when sent. */
 export function allowance(state, player, ruleset = null) {
   if (state && state.turn && typeof state.turn.allowance === 'number') return state.turn.allowance;

@@ -9,7 +9,7 @@ import { api, normaliseCode, request } from '../api.js';
 import { html } from '../html.js';
 import { t, tx } from '../i18n.js';
 import { formatResources, listOf, requirementText, resName, useRuleset } from '../logic/format.js';
-import { costOf, effects } from '../logic/quest1607.js';
+import { costOf, effects } from '../logic/quest1607_facts.js';
 import { Page } from '../page.js';
 import { styled } from './rule_strings.js';
 
